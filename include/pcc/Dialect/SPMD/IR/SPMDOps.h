@@ -1,0 +1,34 @@
+//===- SPMDOps.h - the spmd dialect and its ops -----------------*- C++ -*-===//
+//
+// Declares the spmd dialect, its ops (spmd.pmap, spmd.yield and the
+// collectives) and AxisOpInterface. Include this one header to use them.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_DIALECT_SPMD_IR_SPMDOPS_H
+#define PCC_DIALECT_SPMD_IR_SPMDOPS_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "pcc/Dialect/SPMD/IR/SPMDOpsDialect.h.inc"
+#include "pcc/Dialect/SPMD/IR/SPMDOpsInterfaces.h.inc"
+
+namespace pcc::spmd {
+class YieldOp;
+
+/// Whether `type` is an element type that collectives and pmap operands
+/// accept (SPEC §3): i8, i16, i32, i64, f16, bf16, f32, f64, and i1 where
+/// `allowI1` is set (all_gather only).
+bool isSupportedElementType(mlir::Type type, bool allowI1 = false);
+} // namespace pcc::spmd
+
+#define GET_OP_CLASSES
+#include "pcc/Dialect/SPMD/IR/SPMDOps.h.inc"
+
+#endif // PCC_DIALECT_SPMD_IR_SPMDOPS_H

@@ -1,0 +1,297 @@
+//===- SPMDOps.td - the spmd dialect: pmap regions and collectives -------===//
+//
+// The `spmd` dialect holds what pcc adds to upstream MLIR: `spmd.pmap`, which
+// runs one body on N devices, and the collectives that devices of a pmap use
+// to talk to each other (JAX's `lax.psum`, `pmean`, `pmax`, `pmin`,
+// `all_gather` and `axis_index`). The descriptions below are the dialect
+// reference in docs/dialect/spmd.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_DIALECT_SPMD_IR_SPMDOPS_TD
+#define PCC_DIALECT_SPMD_IR_SPMDOPS_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+//===----------------------------------------------------------------------===//
+// Dialect
+//===----------------------------------------------------------------------===//
+
+def SPMD_Dialect : Dialect {
+  let name = "spmd";
+  let cppNamespace = "::pcc::spmd";
+  let summary = "Single-program multiple-data regions and collectives";
+  let description = [{
+    The `spmd` dialect expresses programs the way JAX users write
+    `jax.pmap` with `lax.psum` and friends. An `spmd.pmap` runs its body once
+    on each of N devices; every device sees its own slice of the mapped
+    operands. Inside the body, collectives such as `spmd.psum` combine a
+    value across the devices of one or more named axes and hand the result
+    back to every one of them.
+
+    ```mlir
+    func.func @main(%data: tensor<4x3xi32>) -> tensor<4xi32> {
+      %r = spmd.pmap "devices" (%x = %data : tensor<4x3xi32>) -> (tensor<4xi32>) {
+        // %x : tensor<3xi32>, row d of %data on device d
+        %zero = arith.constant dense<0> : tensor<i32>
+        %local = linalg.reduce ins(%x : tensor<3xi32>) outs(%zero : tensor<i32>)
+                   dimensions = [0]
+          (%a: i32, %b: i32) {
+            %s = arith.addi %a, %b : i32
+            linalg.yield %s : i32
+          }
+        %total = spmd.psum %local over "devices" : tensor<i32>
+        spmd.yield %total : tensor<i32>
+      }
+      return %r : tensor<4xi32>   // [66 66 66 66] for arange(12)
+    }
+    ```
+
+    Collectives must be reached by every device of the axes they name: a
+    collective under control flow that branches on a per-device value is a
+    verifier error, since such a program would hang on real hardware.
+  }];
+}
+
+class SPMD_Op<string mnemonic, list<Trait> traits = []>
+    : Op<SPMD_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Interfaces
+//===----------------------------------------------------------------------===//
+
+def SPMD_AxisOpInterface : OpInterface<"AxisOpInterface"> {
+  let cppNamespace = "::pcc::spmd";
+  let description = [{
+    An op that names axes bound by enclosing `spmd.pmap` ops: every
+    collective and `spmd.axis_index`. The verifier checks that each name is
+    bound; analyses use the interface to find the device groups an op spans.
+  }];
+  let methods = [
+    InterfaceMethod<"The axis names this op runs over, outermost first as "
+                    "written.", "::mlir::ArrayAttr", "getAxisNames">,
+  ];
+}
+
+//===----------------------------------------------------------------------===//
+// spmd.pmap and spmd.yield
+//===----------------------------------------------------------------------===//
+
+def SPMD_PmapOp : SPMD_Op<"pmap", [
+    SingleBlockImplicitTerminator<"YieldOp">, RecursiveMemoryEffects,
+    RecursivelySpeculatable]> {
+  let summary = "Run one body on N devices (JAX `jax.pmap`)";
+  let description = [{
+    `spmd.pmap` runs its body once on each of N devices and binds an axis
+    name that collectives in the body refer to.
+
+    ```mlir
+    %r0, %r1 = spmd.pmap "i" (%x = %a : tensor<4x3xf32>, %y = %b : tensor<4xi32>)
+                 -> (tensor<4xf32>, tensor<4x3xf32>) {
+      // %x : tensor<3xf32>   device d sees row d of %a
+      // %y : tensor<i32>     device d sees element d of %b
+      ...
+      spmd.yield %s, %v : tensor<f32>, tensor<3xf32>
+    }
+    ```
+
+    - Every operand in parentheses is *mapped*: it is split along its leading
+      dimension, and device `d` receives slice `d` with that dimension
+      removed, as the block argument named on the left of `=`.
+    - The axis size N is the leading dimension of the mapped operands; they
+      must all agree. With no mapped operand, write it:
+      `spmd.pmap "i" size 4 -> (tensor<4xi64>) { ... }`. `size N` may also be
+      written alongside operands, and must then agree with them.
+    - Values defined outside the body may be used inside it: every device
+      sees the same whole value (JAX's `in_axes=None`).
+    - Each `spmd.yield` operand of type `tensor<S...xT>` (or scalar `T`)
+      becomes a result of type `tensor<NxS...xT>`: the per-device values
+      stacked in device order (JAX's `out_axes=0`).
+    - A `spmd.pmap` nested in another's body maps a second axis, with a
+      different name. The devices form a row-major grid: with outer `"i"` of
+      size 2 and inner `"j"` of size 3 there are 6 devices, and device
+      (i, j) has linear index `i*3 + j`.
+
+    The verifier also checks that every collective in the body is reached by
+    all devices of the axes it names (see the dialect description).
+  }];
+
+  let arguments = (ins StrAttr:$axis_name, I64Attr:$size,
+                       Variadic<AnyType>:$inputs);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+
+  let extraClassDeclaration = [{
+    /// The axis size N (the `size` attribute, read as a signed value).
+    int64_t getAxisSize() { return getSizeAttr().getInt(); }
+    /// The block argument that receives the device's slice of input `i`.
+    ::mlir::BlockArgument getMappedArgument(unsigned i) {
+      return getBody().getArgument(i);
+    }
+    /// The `spmd.yield` that ends the body.
+    YieldOp getYield();
+    /// The type device `d` sees for a mapped operand of type `type`: `type`
+    /// without its leading dimension. Returns null if `type` cannot be
+    /// mapped (not a ranked tensor of rank >= 1).
+    static ::mlir::Type getSliceType(::mlir::Type type);
+    /// The result type that stacks `size` per-device values of `type`.
+    static ::mlir::RankedTensorType getStackedType(::mlir::Type type,
+                                                  int64_t size);
+  }];
+}
+
+def SPMD_YieldOp : SPMD_Op<"yield", [
+    Pure, Terminator, ReturnLike, HasParent<"PmapOp">]> {
+  let summary = "Return per-device values from a `spmd.pmap` body";
+  let description = [{
+    Ends the body of a `spmd.pmap`. Operand `k`, a tensor or a scalar, is
+    this device's part of result `k`; the pmap stacks the parts of all
+    devices in device order.
+
+    ```mlir
+    spmd.yield %total, %local : tensor<f32>, f32
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$values);
+  let builders = [OpBuilder<(ins), [{ /* nothing to yield */ }]>];
+  let assemblyFormat = "attr-dict ($values^ `:` type($values))?";
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives
+//===----------------------------------------------------------------------===//
+
+class SPMD_ReductionOp<string mnemonic, string jaxName, string what,
+                       string before, string after, string note>
+    : SPMD_Op<mnemonic, [Pure, SameOperandsAndResultType,
+                         SPMD_AxisOpInterface]> {
+  let summary = what # " across devices (JAX `lax." # jaxName # "`)";
+  let description = what # [{ of the operand over every device of the named
+    axes; every device receives the same result. `over` takes one axis name
+    or a list of enclosing axis names: a list combines the devices that
+    agree on every other axis of the grid.
+
+    ```mlir
+    %r = spmd.}] # mnemonic # [{ %v over "i" : tensor<3xf32>
+    %s = spmd.}] # mnemonic # [{ %w over ["i", "j"] : f32
+    ```
+
+    With four devices on axis `"i"`:
+
+    ```
+    before:  }] # before # [{
+    after:   }] # after # [{
+    ```
+
+    The operand is a statically shaped tensor or a scalar of type `i8`,
+    `i16`, `i32`, `i64`, `f16`, `bf16`, `f32` or `f64`. The result is bitwise
+    identical on every device, and the same on every run.
+
+    }] # note;
+  let arguments = (ins AnyType:$input, StrArrayAttr:$axis_names);
+  let results = (outs AnyType:$result);
+  let assemblyFormat = [{
+    $input `over` custom<AxisNames>($axis_names) attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def SPMD_PsumOp : SPMD_ReductionOp<"psum", "psum", "Sum",
+    "d0: 1   d1: 2   d2: 3   d3: 4",
+    "d0: 10  d1: 10  d2: 10  d3: 10",
+    "Integer sums wrap around (two's complement); `f16` and `bf16` are "
+    "summed in `f32` and rounded once.">;
+
+def SPMD_PmeanOp : SPMD_ReductionOp<"pmean", "pmean", "Mean",
+    "d0: 1.0  d1: 2.0  d2: 3.0  d3: 4.0",
+    "d0: 2.5  d1: 2.5  d2: 2.5  d3: 2.5",
+    "The mean is the sum divided by the number of devices in the group, so "
+    "`pmean` takes floating-point operands only; for integers use "
+    "`spmd.psum` and divide.">;
+
+def SPMD_PmaxOp : SPMD_ReductionOp<"pmax", "pmax", "Maximum",
+    "d0: 1   d1: 7   d2: 3   d3: 4",
+    "d0: 7   d1: 7   d2: 7   d3: 7",
+    "A NaN on any device makes the result NaN.">;
+
+def SPMD_PminOp : SPMD_ReductionOp<"pmin", "pmin", "Minimum",
+    "d0: 5   d1: 7   d2: 3   d3: 4",
+    "d0: 3   d1: 3   d2: 3   d3: 3",
+    "A NaN on any device makes the result NaN.">;
+
+def SPMD_AllGatherOp : SPMD_Op<"all_gather", [
+    Pure, SPMD_AxisOpInterface]> {
+  let summary = "Gather every device's value (JAX `lax.all_gather`)";
+  let description = [{
+    Every device receives the operands of all devices of the named axes, in
+    device order.
+
+    ```mlir
+    %g  = spmd.all_gather %v over "i" : tensor<3xf32> -> tensor<4x3xf32>
+    %g1 = spmd.all_gather %v over "i" axis 1 : tensor<3x2xf32> -> tensor<3x4x2xf32>
+    %t  = spmd.all_gather %v over "i" tiled : tensor<3xf32> -> tensor<12xf32>
+    ```
+
+    - Without `tiled`, a new dimension of size N (the number of devices in
+      the group) is inserted at position `axis` (default 0, at most the
+      operand's rank).
+    - With `tiled`, the operands are concatenated along their existing
+      dimension `axis` instead, which grows N times.
+
+    With four devices on axis `"i"`, each holding `[d, d]`:
+
+    ```
+    before:  d0: [0 0]  d1: [1 1]  d2: [2 2]  d3: [3 3]
+    after (every device, no `tiled`):  [[0 0] [1 1] [2 2] [3 3]]
+    after (every device, `tiled`):     [0 0 1 1 2 2 3 3]
+    ```
+
+    Operands are statically shaped tensors or scalars of the element types
+    the reductions take, and also `i1`. The written result type must be the
+    one that follows from `axis` and `tiled`.
+  }];
+  let arguments = (ins AnyType:$input, StrArrayAttr:$axis_names,
+                       DefaultValuedAttr<I64Attr, "0">:$axis,
+                       UnitAttr:$tiled);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `over` custom<AxisNames>($axis_names) (`axis` $axis^)?
+    (`tiled` $tiled^)? attr-dict `:` type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SPMD_AxisIndexOp : SPMD_Op<"axis_index", [
+    Pure, SPMD_AxisOpInterface]> {
+  let summary = "This device's position along pmap axes (JAX `lax.axis_index`)";
+  let description = [{
+    The index of the executing device along the named axis. Over a list of
+    axes it is the row-major linear index over them: in a grid with `"i"` of
+    size 2 and `"j"` of size 3, device (i, j) gets `i*3 + j` from
+    `spmd.axis_index ["i", "j"]`.
+
+    ```mlir
+    %k = spmd.axis_index "i" : index
+    ```
+
+    Unlike the collectives, its result differs between devices: control
+    flow that depends on it must not contain collectives over those axes.
+  }];
+  let arguments = (ins StrArrayAttr:$axis_names);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    custom<AxisNames>($axis_names) attr-dict `:` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+#endif // PCC_DIALECT_SPMD_IR_SPMDOPS_TD

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs the Debian packages pcc needs (only those missing), configures the
+# build directory once, and builds the targets given as arguments. Safe to
+# rerun: nothing is reinstalled and the build is incremental.
+#   scripts/setup.sh [TARGET...]      (PCC_BUILD_DIR overrides ./build)
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+build=${PCC_BUILD_DIR:-$root/build}
+
+packages=(cmake ninja-build g++ ccache python3-numpy
+          llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools)
+missing=()
+for package in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
+    grep -q "install ok installed" || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  echo "setup: installing ${missing[*]}" >&2
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
+    --no-install-recommends "${missing[@]}" >&2
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -G Ninja -S "$root" -B "$build" \
+    -DCMAKE_BUILD_TYPE=Release \
+    -DMLIR_DIR=/usr/lib/llvm-22/lib/cmake/mlir \
+    -DCMAKE_C_COMPILER_LAUNCHER=ccache \
+    -DCMAKE_CXX_COMPILER_LAUNCHER=ccache >&2
+fi
+if (($#)); then
+  cmake --build "$build" --target "$@" >&2
+fi

@@ -1,0 +1,22 @@
+# lit configuration for pcc's tests: FileCheck tests of pcc-opt, and checks
+# that generated files kept in the repository are current.
+
+import os
+
+import lit.formats
+from lit.llvm import llvm_config
+
+config.name = "pcc"
+config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
+config.suffixes = [".mlir", ".test"]
+config.excludes = ["Inputs", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.pcc_obj_root, "test")
+
+llvm_config.use_default_substitutions()
+llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+llvm_config.add_tool_substitutions(
+    ["pcc-opt"], [config.pcc_tools_dir])
+
+config.substitutions.append(("%pcc_src", config.pcc_src_root))
+config.substitutions.append(("%pcc_obj", config.pcc_obj_root))
