@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${PCC_BUILD_DIR:-$root/build}
 
-packages=(cmake ninja-build g++ ccache python3-numpy
+packages=(cmake ninja-build g++ ccache python3-numpy libgtest-dev
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools)
 missing=()
 for package in "${packages[@]}"; do
