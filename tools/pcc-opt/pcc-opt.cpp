@@ -17,6 +17,8 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
@@ -26,6 +28,25 @@ int main(int argc, char **argv) {
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect>();
   mlir::registerTransformsPasses();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "pcc optimizer driver\n", registry));
+
+  auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
+      argc, argv, "pcc optimizer driver\n", registry);
+
+  // Some upstream parsers crash on malformed input (linalg.reduce with
+  // `dimensions = = [0]`, for one). Users get exit status 1 and a closing line
+  // that names the cause. (LLVM's handler still prints its stack dump first.)
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  mlir::LogicalResult result = mlir::failure();
+  if (!recovery.RunSafely([&] {
+        result = mlir::MlirOptMain(argc, argv, inputFilename, outputFilename,
+                                   registry);
+      })) {
+    llvm::errs() << inputFilename
+                 << ": error: internal error: pcc-opt crashed while processing "
+                    "this input (a bug in pcc or upstream MLIR; please report "
+                    "it with the input)\n";
+    return 1;
+  }
+  return mlir::asMainReturnCode(result);
 }

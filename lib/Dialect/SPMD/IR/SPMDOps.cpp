@@ -48,11 +48,11 @@ static LogicalResult verifyDeviceValueType(Operation *op, Type type,
                                            bool allowI1 = false) {
   auto tensorType = dyn_cast<TensorType>(type);
   if (!tensorType && !type.isIntOrIndexOrFloat())
-    return op->emitOpError() << what << " must be a tensor or a scalar, got "
-                             << type << "";
+    return op->emitOpError()
+           << what << " must be a tensor or a scalar, got " << type << "";
   if (tensorType && !tensorType.hasStaticShape())
-    return op->emitOpError() << what << " must have a static shape, got "
-                              << type << "";
+    return op->emitOpError()
+           << what << " must have a static shape, got " << type << "";
   Type elementType = getElementTypeOrSelf(type);
   if (isSupportedElementType(elementType, allowI1))
     return success();
@@ -227,8 +227,17 @@ ParseResult PmapOp::parse(OpAsmParser &parser, OperationState &result) {
     return failure();
 
   Region *body = result.addRegion();
-  if (parser.parseRegion(*body, arguments, /*enableNameShadowing=*/false) ||
-      parser.parseOptionalAttrDictWithKeyword(result.attributes))
+  SMLoc bodyLoc = parser.getCurrentLocation();
+  if (parser.parseRegion(*body, arguments, /*enableNameShadowing=*/false))
+    return failure();
+  // Caught here, since the generic "block with no terminator" error would
+  // not say what the body needs.
+  if (body->empty() || body->front().empty() ||
+      !isa<YieldOp>(body->front().back()))
+    return parser.emitError(bodyLoc, "the body of 'spmd.pmap' must end with "
+                                     "'spmd.yield', giving one value per "
+                                     "result");
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
     return failure();
 
   result.addAttribute(getAxisNameAttrName(result.name),
@@ -245,12 +254,12 @@ void PmapOp::print(OpAsmPrinter &printer) {
     printer << " size " << getAxisSize();
   } else {
     printer << " (";
-    llvm::interleaveComma(
-        llvm::zip(getBody().getArguments(), getInputs()), printer,
-        [&](auto pair) {
-          auto [argument, input] = pair;
-          printer << argument << " = " << input << " : " << input.getType();
-        });
+    llvm::interleaveComma(llvm::zip(getBody().getArguments(), getInputs()),
+                          printer, [&](auto pair) {
+                            auto [argument, input] = pair;
+                            printer << argument << " = " << input << " : "
+                                    << input.getType();
+                          });
     printer << ')';
   }
   if (getNumResults() != 0) {
@@ -304,7 +313,8 @@ LogicalResult PmapOp::verify() {
                            << "); write 'size " << leading
                            << "' or leave 'size' out";
     return emitOpError() << what << " (" << type << ") has leading dimension "
-                         << leading << ", but the axis size is " << getAxisSize()
+                         << leading << ", but the axis size is "
+                         << getAxisSize()
                          << " (the leading dimension of mapped operand #0); "
                             "all mapped operands are split along one axis";
   }
@@ -429,12 +439,11 @@ LogicalResult AllGatherOp::verify() {
                            << rank;
     shape.insert(shape.begin() + axis, *groupSize);
   }
-  auto expected =
-      RankedTensorType::get(shape, getElementTypeOrSelf(inputType));
+  auto expected = RankedTensorType::get(shape, getElementTypeOrSelf(inputType));
   if (getType() != expected)
     return emitOpError() << "result type " << getType()
-                         << " does not match the gathered value: "
-                         << *groupSize << " devices' " << inputType << " "
+                         << " does not match the gathered value: " << *groupSize
+                         << " devices' " << inputType << " "
                          << (getTiled() ? "concatenated along" : "stacked at")
                          << " axis " << axis << " give " << expected;
   return success();

@@ -1,0 +1,380 @@
+// One case per spmd verifier diagnostic (SPEC.md §2.3 and §3).
+// RUN: pcc-opt %s -split-input-file -verify-diagnostics
+
+func.func @psum_outside_pmap(%v: f32) -> f32 {
+  // expected-error @+1 {{'spmd.psum' op must be inside an 'spmd.pmap': it runs across the devices of a pmap axis}}
+  %r = spmd.psum %v over "i" : f32
+  return %r : f32
+}
+
+// -----
+
+func.func @axis_index_outside_pmap() -> index {
+  // expected-error @+1 {{'spmd.axis_index' op must be inside an 'spmd.pmap'}}
+  %r = spmd.axis_index "i" : index
+  return %r : index
+}
+
+// -----
+
+func.func @unbound_axis(%v: f32) {
+  spmd.pmap "i" size 2 {
+    spmd.pmap "j" size 3 {
+      // expected-error @+1 {{'spmd.pmax' op unbound axis name "k"; axes in scope: "i", "j"}}
+      %r = spmd.pmax %v over "k" : f32
+      spmd.yield
+    }
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @unbound_axis_in_list(%v: f32) {
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.psum' op unbound axis name "j"; axes in scope: "i"}}
+    %r = spmd.psum %v over ["i", "j"] : f32
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @repeated_axis(%v: f32) {
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.psum' op names axis "i" twice}}
+    %r = spmd.psum %v over ["i", "i"] : f32
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @no_axis(%v: f32) {
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.psum' op needs at least one axis name}}
+    %r = spmd.psum %v over [] : f32
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @reused_axis_name() {
+  // expected-note @+1 {{axis "i" is bound here}}
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.pmap' op reuses the axis name "i" of an enclosing 'spmd.pmap'; give each nested pmap its own axis name}}
+    spmd.pmap "i" size 3 {
+      spmd.yield
+    }
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @empty_axis_name() {
+  // expected-error @+1 {{'spmd.pmap' op needs a non-empty axis name}}
+  spmd.pmap "" size 2 {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @different_leading_sizes(%a: tensor<4x3xf32>, %b: tensor<3xf32>) {
+  // expected-error @+1 {{'spmd.pmap' op mapped operand #1 ('tensor<3xf32>') has leading dimension 3, but the axis size is 4 (the leading dimension of mapped operand #0); all mapped operands are split along one axis}}
+  spmd.pmap "i" (%x = %a : tensor<4x3xf32>, %y = %b : tensor<3xf32>) {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @contradicting_size(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'spmd.pmap' op 'size 8' contradicts the leading dimension 4 of mapped operand #0 ('tensor<4x3xf32>'); write 'size 4' or leave 'size' out}}
+  spmd.pmap "i" size 8 (%x = %a : tensor<4x3xf32>) {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @zero_size() {
+  // expected-error @+1 {{'spmd.pmap' op needs an axis size of at least 1, got 0}}
+  spmd.pmap "i" size 0 {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @rank0_mapped(%a: tensor<f32>) {
+  // expected-error @+1 {{'spmd.pmap' op mapped operand #0 of type 'tensor<f32>' has no leading dimension to split across devices; use it inside the body without mapping it (every device then sees the whole value)}}
+  spmd.pmap "i" size 2 (%x = %a : tensor<f32>) {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @dynamic_mapped(%a: tensor<4x?xf32>) {
+  // expected-error @+1 {{'spmd.pmap' op mapped operand #0 must have a static shape, got 'tensor<4x?xf32>'}}
+  spmd.pmap "i" (%x = %a : tensor<4x?xf32>) {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @dynamic_leading(%a: tensor<?x3xf32>) {
+  // expected-error @+1 {{'spmd.pmap' op mapped operand #0 must have a static shape, got 'tensor<?x3xf32>'}}
+  spmd.pmap "i" (%x = %a : tensor<?x3xf32>) {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @scalar_mapped(%a: f32) {
+  // expected-error @+1 {{'spmd.pmap' op mapped operand #0 must be a ranked tensor, got 'f32'}}
+  spmd.pmap "i" size 2 (%x = %a : f32) {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @unsupported_mapped_type(%a: tensor<4xui32>) {
+  // expected-error @+1 {{'spmd.pmap' op mapped operand #0 has unsupported element type 'ui32'; expected i8, i16, i32, i64, f16, bf16, f32 or f64}}
+  spmd.pmap "i" (%x = %a : tensor<4xui32>) {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @bad_block_argument(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'spmd.pmap' op body argument #0 has type 'tensor<4x3xf32>', but each device's slice of mapped operand #0 has type 'tensor<3xf32>'}}
+  "spmd.pmap"(%a) <{axis_name = "i", size = 4 : i64}> ({
+  ^bb0(%x: tensor<4x3xf32>):
+    "spmd.yield"() : () -> ()
+  }) : (tensor<4x3xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @missing_block_argument(%a: tensor<4x3xf32>) {
+  // expected-error @+1 {{'spmd.pmap' op body takes 0 arguments, but there are 1 mapped operands}}
+  "spmd.pmap"(%a) <{axis_name = "i", size = 4 : i64}> ({
+    "spmd.yield"() : () -> ()
+  }) : (tensor<4x3xf32>) -> ()
+  return
+}
+
+// -----
+
+func.func @yield_count(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<4xf32>) -> (tensor<4xf32>) {
+    // expected-error @+1 {{'spmd.yield' op yields 2 values, but the enclosing 'spmd.pmap' has 1 results}}
+    spmd.yield %x, %x : tensor<f32>, tensor<f32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// -----
+
+func.func @result_type(%a: tensor<4x3xf32>) -> tensor<3xf32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<4x3xf32>) -> (tensor<3xf32>) {
+    // expected-error @+1 {{'spmd.yield' op operand #0 ('tensor<3xf32>') stacks to 'tensor<4x3xf32>' over 4 devices, but result #0 of the enclosing 'spmd.pmap' has type 'tensor<3xf32>'}}
+    spmd.yield %x : tensor<3xf32>
+  }
+  return %r : tensor<3xf32>
+}
+
+// -----
+
+func.func @yield_index() -> tensor<2xindex> {
+  %r = spmd.pmap "i" size 2 -> (tensor<2xindex>) {
+    %k = spmd.axis_index "i" : index
+    // expected-error @+1 {{'spmd.yield' op operand #0 has unsupported element type 'index'; expected i8, i16, i32, i64, f16, bf16, f32 or f64 (convert index values with arith.index_cast)}}
+    spmd.yield %k : index
+  }
+  return %r : tensor<2xindex>
+}
+
+// -----
+
+func.func @missing_yield() {
+  // expected-error @+1 {{the body of 'spmd.pmap' must end with 'spmd.yield', giving one value per result}}
+  spmd.pmap "i" size 2 {
+    %c = arith.constant 0 : i32
+  }
+  return
+}
+
+// -----
+
+func.func @yield_outside_pmap() {
+  // expected-error @+1 {{'spmd.yield' op expects parent op 'spmd.pmap'}}
+  spmd.yield
+}
+
+// -----
+
+func.func @pmean_integer(%a: tensor<4xi32>) {
+  spmd.pmap "i" (%x = %a : tensor<4xi32>) {
+    // expected-error @+1 {{'spmd.pmean' op needs a floating-point operand, got element type 'i32'; for integers use 'spmd.psum' and divide}}
+    %m = spmd.pmean %x over "i" : tensor<i32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @unsupported_collective_type(%v: ui8) {
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.psum' op operand has unsupported element type 'ui8'; expected i8, i16, i32, i64, f16, bf16, f32 or f64}}
+    %r = spmd.psum %v over "i" : ui8
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @i1_reduction(%v: i1) {
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.pmax' op operand has unsupported element type 'i1'; expected i8, i16, i32, i64, f16, bf16, f32 or f64}}
+    %r = spmd.pmax %v over "i" : i1
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @index_reduction() {
+  spmd.pmap "i" size 2 {
+    %k = spmd.axis_index "i" : index
+    // expected-error @+1 {{'spmd.psum' op operand has unsupported element type 'index'; expected i8, i16, i32, i64, f16, bf16, f32 or f64 (convert index values with arith.index_cast)}}
+    %r = spmd.psum %k over "i" : index
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @dynamic_collective(%v: tensor<?xf32>) {
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.psum' op operand must have a static shape, got 'tensor<?xf32>'}}
+    %r = spmd.psum %v over "i" : tensor<?xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @vector_collective(%v: vector<4xf32>) {
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.psum' op operand must be a tensor or a scalar, got 'vector<4xf32>'}}
+    %r = spmd.psum %v over "i" : vector<4xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_gather_result(%a: tensor<4x3xf32>) {
+  spmd.pmap "i" (%x = %a : tensor<4x3xf32>) {
+    // expected-error @+1 {{'spmd.all_gather' op result type 'tensor<3x4xf32>' does not match the gathered value: 4 devices' 'tensor<3xf32>' stacked at axis 0 give 'tensor<4x3xf32>'}}
+    %g = spmd.all_gather %x over "i" : tensor<3xf32> -> tensor<3x4xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_gather_tiled_result(%a: tensor<4x3xf32>) {
+  spmd.pmap "i" (%x = %a : tensor<4x3xf32>) {
+    // expected-error @+1 {{'spmd.all_gather' op result type 'tensor<4x3xf32>' does not match the gathered value: 4 devices' 'tensor<3xf32>' concatenated along axis 0 give 'tensor<12xf32>'}}
+    %g = spmd.all_gather %x over "i" tiled : tensor<3xf32> -> tensor<4x3xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_gather_axis_range(%a: tensor<4x3xf32>) {
+  spmd.pmap "i" (%x = %a : tensor<4x3xf32>) {
+    // expected-error @+1 {{'spmd.all_gather' op axis 2 is out of range for a rank-1 operand; expected 0 to 1}}
+    %g = spmd.all_gather %x over "i" axis 2 : tensor<3xf32> -> tensor<3x4xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_gather_negative_axis(%a: tensor<4x3xf32>) {
+  spmd.pmap "i" (%x = %a : tensor<4x3xf32>) {
+    // expected-error @+1 {{'spmd.all_gather' op axis -1 is out of range for a rank-1 operand; expected 0 to 1}}
+    %g = spmd.all_gather %x over "i" axis -1 : tensor<3xf32> -> tensor<3x4xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_gather_tiled_axis_range(%a: tensor<4x3xf32>) {
+  spmd.pmap "i" (%x = %a : tensor<4x3xf32>) {
+    // expected-error @+1 {{'spmd.all_gather' op axis 1 is out of range for a tiled gather of a rank-1 operand; expected 0 to 0}}
+    %g = spmd.all_gather %x over "i" axis 1 tiled : tensor<3xf32> -> tensor<3x4xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_gather_tiled_scalar(%v: f32) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'spmd.all_gather' op 'tiled' concatenates along an existing dimension, but the operand is a scalar; leave out 'tiled' to stack the values}}
+    %g = spmd.all_gather %v over "i" tiled : f32 -> tensor<4xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @axis_index_type() {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{invalid kind of type specified: expected builtin.index, but found 'i32'}}
+    %k = spmd.axis_index "i" : i32
+    spmd.yield
+  }
+  return
+}

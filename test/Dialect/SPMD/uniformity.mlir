@@ -1,0 +1,103 @@
+// Collectives under control flow that every device of their axes takes the
+// same way are accepted: the verifier's uniformity analysis proves it.
+// RUN: pcc-opt %s | FileCheck %s
+
+// Branching on a psum result: every device sees the same total.
+// CHECK-LABEL: func @branch_on_psum
+func.func @branch_on_psum(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<4xf32>) -> (tensor<4xf32>) {
+    %total = spmd.psum %x over "i" : tensor<f32>
+    %t = tensor.extract %total[] : tensor<f32>
+    %zero = arith.constant 0.0 : f32
+    %positive = arith.cmpf ogt, %t, %zero : f32
+    // CHECK: scf.if
+    // CHECK: spmd.pmax
+    %y = scf.if %positive -> tensor<f32> {
+      %m = spmd.pmax %x over "i" : tensor<f32>
+      scf.yield %m : tensor<f32>
+    } else {
+      scf.yield %x : tensor<f32>
+    }
+    spmd.yield %y : tensor<f32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// A loop whose bounds are constants, with per-device loop-carried data.
+// CHECK-LABEL: func @uniform_loop
+func.func @uniform_loop(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<4xf32>) -> (tensor<4xf32>) {
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %c3 = arith.constant 3 : index
+    // CHECK: scf.for
+    // CHECK: spmd.psum
+    %y = scf.for %k = %c0 to %c3 step %c1 iter_args(%acc = %x) -> tensor<f32> {
+      %s = spmd.psum %acc over "i" : tensor<f32>
+      scf.yield %s : tensor<f32>
+    }
+    spmd.yield %y : tensor<f32>
+  }
+  return %r : tensor<4xf32>
+}
+
+// A condition computed from captured values is the same everywhere.
+// CHECK-LABEL: func @branch_on_captured
+func.func @branch_on_captured(%flag: i1, %a: tensor<2xf32>) -> tensor<2xf32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<2xf32>) -> (tensor<2xf32>) {
+    // CHECK: scf.if
+    %y = scf.if %flag -> tensor<f32> {
+      %s = spmd.psum %x over "i" : tensor<f32>
+      scf.yield %s : tensor<f32>
+    } else {
+      scf.yield %x : tensor<f32>
+    }
+    spmd.yield %y : tensor<f32>
+  }
+  return %r : tensor<2xf32>
+}
+
+// Branching on the index along "i" is fine for a collective over "j": all
+// devices of one "j" group share their "i" coordinate.
+// CHECK-LABEL: func @branch_on_other_axis
+func.func @branch_on_other_axis() -> tensor<2x3xf32> {
+  %r = spmd.pmap "i" size 2 -> (tensor<2x3xf32>) {
+    %s = spmd.pmap "j" size 3 -> (tensor<3xf32>) {
+      %i = spmd.axis_index "i" : index
+      %c0 = arith.constant 0 : index
+      %first = arith.cmpi eq, %i, %c0 : index
+      %one = arith.constant 1.0 : f32
+      // CHECK: scf.if
+      // CHECK: spmd.psum %{{.*}} over "j"
+      %y = scf.if %first -> f32 {
+        %p = spmd.psum %one over "j" : f32
+        scf.yield %p : f32
+      } else {
+        scf.yield %one : f32
+      }
+      spmd.yield %y : f32
+    }
+    spmd.yield %s : tensor<3xf32>
+  }
+  return %r : tensor<2x3xf32>
+}
+
+// A while loop whose condition comes from a collective's result.
+// CHECK-LABEL: func @uniform_while
+func.func @uniform_while(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<4xi32>) -> (tensor<4xi32>) {
+    %limit = arith.constant 100 : i32
+    %v = tensor.extract %x[] : tensor<i32>
+    // CHECK: scf.while
+    %out = scf.while (%cur = %v) : (i32) -> i32 {
+      %total = spmd.psum %cur over "i" : i32
+      %go = arith.cmpi slt, %total, %limit : i32
+      scf.condition(%go) %total : i32
+    } do {
+    ^bb0(%t: i32):
+      scf.yield %t : i32
+    }
+    spmd.yield %out : i32
+  }
+  return %r : tensor<4xi32>
+}
