@@ -21,7 +21,7 @@ if ((${#missing[@]})); then
   echo "setup: installing ${missing[*]}" >&2
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
-    --no-install-recommends "${missing[@]}" >&2
+    "${missing[@]}" >&2
 fi
 
 if [ ! -f "$build/build.ninja" ]; then
