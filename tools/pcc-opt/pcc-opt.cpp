@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
+#include "pcc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -28,6 +29,7 @@ int main(int argc, char **argv) {
                   mlir::math::MathDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect>();
   mlir::registerTransformsPasses();
+  pcc::registerPCCTransformsPasses();
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "pcc optimizer driver\n", registry);

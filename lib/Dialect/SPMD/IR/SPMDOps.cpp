@@ -108,6 +108,16 @@ static FailureOr<int64_t> verifyAxisNames(Operation *op, ArrayAttr names) {
   return groupSize;
 }
 
+int64_t pcc::spmd::getGroupSize(AxisOpInterface op) {
+  SmallVector<PmapOp> pmaps = getEnclosingPmaps(op);
+  int64_t groupSize = 1;
+  for (Attribute name : op.getAxisNames())
+    for (PmapOp pmap : pmaps)
+      if (pmap.getAxisNameAttr() == name)
+        groupSize *= pmap.getAxisSize();
+  return groupSize;
+}
+
 /// Parses `"i"` or `["i", "j"]`.
 static ParseResult parseAxisNames(OpAsmParser &parser, ArrayAttr &names) {
   SmallVector<Attribute> list;

@@ -31,4 +31,10 @@ bool isSupportedElementType(mlir::Type type, bool allowI1 = false);
 #define GET_OP_CLASSES
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h.inc"
 
+namespace pcc::spmd {
+/// The number of devices a verified collective or axis_index spans: the
+/// product of the sizes of the axes it names.
+int64_t getGroupSize(AxisOpInterface op);
+} // namespace pcc::spmd
+
 #endif // PCC_DIALECT_SPMD_IR_SPMDOPS_H
