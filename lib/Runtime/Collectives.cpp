@@ -1,0 +1,419 @@
+//===- Collectives.cpp - Shared-memory collectives of the host runtime ----===//
+//
+// Implements pcc_all_reduce and pcc_all_gather between device threads. The
+// members of a group meet in a slot that is specific to the group (grid
+// shape, axes, and the coordinates on the other axes), so disjoint groups run
+// concurrently without sharing anything. Slots are created on first use and
+// kept for the life of the process; each thread caches the slots it has used,
+// so a collective after the first allocates nothing and takes no lock: it
+// publishes its buffers in the slot, crosses a barrier, does its share of the
+// work reading the peers' buffers directly, and crosses a second barrier.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Runtime/pcc_runtime.h"
+
+#include "Half.h"
+#include "Sync.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <type_traits>
+#include <vector>
+
+using namespace pcc::runtime;
+
+namespace {
+
+[[noreturn]] void fatal(const char *what, const char *detail) {
+  std::fprintf(stderr, "pcc runtime error: %s: %s\n", what, detail);
+  std::abort();
+}
+
+//===----------------------------------------------------------------------===//
+// Groups and their slots
+//===----------------------------------------------------------------------===//
+
+/// Where a device stands in the group of a collective.
+struct GroupPos {
+  int64_t size;   ///< Number of members.
+  int64_t rank;   ///< Row-major index over the participating coordinates.
+  int64_t leader; ///< Linear index of rank 0: names the group in the grid.
+};
+
+GroupPos locate(const char *op, int64_t device, int64_t gridRank,
+                const int64_t *dims, uint64_t mask) {
+  if (gridRank < 0 || gridRank > 64 || (gridRank > 0 && !dims))
+    fatal(op, "invalid grid rank");
+  if (gridRank < 64 && (mask >> gridRank) != 0)
+    fatal(op, "axes_mask names an axis beyond the grid rank");
+  GroupPos pos{1, 0, 0};
+  int64_t rem = device, stride = 1;
+  // Innermost axis first, so strides accumulate in row-major order.
+  for (int64_t k = gridRank - 1; k >= 0; --k) {
+    if (dims[k] <= 0)
+      fatal(op, "grid dimension is not positive");
+    int64_t coord = rem % dims[k];
+    rem /= dims[k];
+    if ((mask >> k) & 1) {
+      pos.rank += coord * pos.size;
+      pos.size *= dims[k];
+    } else {
+      pos.leader += coord * stride;
+    }
+    stride *= dims[k];
+  }
+  if (device < 0 || device >= stride)
+    fatal(op, "device index outside the grid");
+  return pos;
+}
+
+/// A member's published buffers, one cache line each so that members
+/// publishing at the same time do not contend.
+struct alignas(64) MemberBuffers {
+  const void *in;
+  void *out;
+};
+
+/// Meeting place of one group. Members write only their own entry of
+/// `members` and read the others' only between the two barriers.
+struct GroupSlot {
+  std::vector<int64_t> dims;
+  uint64_t mask;
+  int64_t leader;
+  int64_t size;
+  std::unique_ptr<MemberBuffers[]> members;
+  Barrier barrier;
+
+  bool matches(int64_t gridRank, const int64_t *d, uint64_t m,
+               int64_t l) const {
+    return mask == m && leader == l && int64_t(dims.size()) == gridRank &&
+           std::equal(dims.begin(), dims.end(), d);
+  }
+};
+
+/// All slots ever created. Never destroyed: device threads may still hold
+/// pointers to slots while static destructors run.
+struct Registry {
+  std::mutex mutex;
+  std::vector<std::unique_ptr<GroupSlot>> slots;
+};
+
+Registry &registry() {
+  static Registry *r = new Registry;
+  return *r;
+}
+
+/// Per-thread cache of the slots this thread has used; a device calls few
+/// distinct collectives, so a linear scan starting at the last hit is cheap.
+struct SlotCache {
+  std::vector<GroupSlot *> slots;
+  size_t last = 0;
+};
+thread_local SlotCache slotCache;
+
+GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
+                    const GroupPos &pos) {
+  SlotCache &cache = slotCache;
+  size_t n = cache.slots.size();
+  for (size_t i = 0; i < n; ++i) {
+    size_t idx = (cache.last + i) % n;
+    if (cache.slots[idx]->matches(gridRank, dims, mask, pos.leader)) {
+      cache.last = idx;
+      return cache.slots[idx];
+    }
+  }
+  Registry &reg = registry();
+  GroupSlot *slot = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(reg.mutex);
+    for (auto &s : reg.slots)
+      if (s->matches(gridRank, dims, mask, pos.leader)) {
+        slot = s.get();
+        break;
+      }
+    if (!slot) {
+      auto s = std::make_unique<GroupSlot>();
+      s->dims.assign(dims, dims + gridRank);
+      s->mask = mask;
+      s->leader = pos.leader;
+      s->size = pos.size;
+      s->members.reset(new MemberBuffers[pos.size]);
+      slot = s.get();
+      reg.slots.push_back(std::move(s));
+    }
+  }
+  cache.slots.push_back(slot);
+  cache.last = cache.slots.size() - 1;
+  return slot;
+}
+
+/// Element range [lo, hi) of `count` that member `rank` of `size` reduces.
+/// Slices are whole cache lines, so members writing neighbouring slices of
+/// the same output never share a line; a message of one line is reduced by
+/// rank 0 alone, which is also the cheapest for tiny messages.
+void sliceOf(int64_t count, int64_t elemSize, int64_t size, int64_t rank,
+             int64_t &lo, int64_t &hi) {
+  int64_t unit = std::max<int64_t>(1, 64 / elemSize);
+  int64_t units = (count + unit - 1) / unit;
+  int64_t per = (units + size - 1) / size * unit;
+  lo = std::min(count, rank * per);
+  hi = std::min(count, lo + per);
+}
+
+//===----------------------------------------------------------------------===//
+// Element operations
+//===----------------------------------------------------------------------===//
+
+// Each Op has: Elem (the stored type), Acc (the accumulator), load, combine
+// (in group-rank order: acc = combine(acc, next)), and store.
+
+template <typename T> struct WrapSum {
+  // Unsigned arithmetic: wraps without undefined behaviour, same bits.
+  using Elem = std::make_unsigned_t<T>;
+  using Acc = Elem;
+  static Acc load(Elem x) { return x; }
+  static Acc combine(Acc a, Acc b) { return Acc(a + b); }
+  static Elem store(Acc a) { return a; }
+};
+
+template <typename T, bool IsMax> struct IntMinMax {
+  using Elem = T;
+  using Acc = T;
+  static Acc load(Elem x) { return x; }
+  static Acc combine(Acc a, Acc b) { return (IsMax ? b > a : b < a) ? b : a; }
+  static Elem store(Acc a) { return a; }
+};
+
+template <typename T> struct FloatSum {
+  using Elem = T;
+  using Acc = T;
+  static Acc load(Elem x) { return x; }
+  static Acc combine(Acc a, Acc b) { return a + b; }
+  static Elem store(Acc a) { return a; }
+};
+
+/// NaN-propagating max/min: the first NaN in rank order wins, so the result
+/// (payload included) does not depend on who computes it.
+template <typename T, bool IsMax> struct FloatMinMax {
+  using Elem = T;
+  using Acc = T;
+  static Acc load(Elem x) { return x; }
+  static Acc combine(Acc a, Acc b) {
+    if (a != a)
+      return a;
+    if (b != b)
+      return b;
+    return (IsMax ? b > a : b < a) ? b : a;
+  }
+  static Elem store(Acc a) { return a; }
+};
+
+/// 16-bit float sums accumulate in f32 and round once, at the store.
+template <float (*ToFloat)(uint16_t), uint16_t (*FromFloat)(float)>
+struct Half16Sum {
+  using Elem = uint16_t;
+  using Acc = float;
+  static Acc load(Elem x) { return ToFloat(x); }
+  static Acc combine(Acc a, Acc b) { return a + b; }
+  static Elem store(Acc a) { return FromFloat(a); }
+};
+
+/// 16-bit float max/min select one of the inputs, so they work on the bits
+/// (no rounding, NaN payloads kept) and only compare through f32.
+template <float (*ToFloat)(uint16_t), bool IsMax> struct Half16MinMax {
+  using Elem = uint16_t;
+  using Acc = uint16_t;
+  static Acc load(Elem x) { return x; }
+  static Acc combine(Acc a, Acc b) {
+    float fa = ToFloat(a), fb = ToFloat(b);
+    if (fa != fa)
+      return a;
+    if (fb != fb)
+      return b;
+    return (IsMax ? fb > fa : fb < fa) ? b : a;
+  }
+  static Elem store(Acc a) { return a; }
+};
+
+/// Reduces elements [lo, hi) over all members' inputs in rank order and
+/// writes the result into every member's output.
+///
+/// Writing straight into every output, rather than into the own output
+/// followed by an all-gather copy phase, is correct with in == out because
+/// each element is read (from all inputs) and then written (to all outputs)
+/// by exactly one member, which finishes reading a block before writing it;
+/// no other member reads that element. It also saves a barrier and a pass.
+template <typename Op>
+void reduceSlice(const MemberBuffers *m, int64_t n, int64_t lo, int64_t hi) {
+  using Elem = typename Op::Elem;
+  using Acc = typename Op::Acc;
+  constexpr int64_t kBlock = 1024; // Accumulator stays in L1.
+  Acc acc[kBlock];
+  for (int64_t base = lo; base < hi; base += kBlock) {
+    int64_t len = std::min(kBlock, hi - base);
+    const Elem *src = static_cast<const Elem *>(m[0].in) + base;
+    for (int64_t i = 0; i < len; ++i)
+      acc[i] = Op::load(src[i]);
+    for (int64_t j = 1; j < n; ++j) {
+      src = static_cast<const Elem *>(m[j].in) + base;
+      for (int64_t i = 0; i < len; ++i)
+        acc[i] = Op::combine(acc[i], Op::load(src[i]));
+    }
+    for (int64_t k = 0; k < n; ++k) {
+      Elem *dst = static_cast<Elem *>(m[k].out) + base;
+      for (int64_t i = 0; i < len; ++i)
+        dst[i] = Op::store(acc[i]);
+    }
+  }
+}
+
+using SliceFn = void (*)(const MemberBuffers *, int64_t, int64_t, int64_t);
+
+template <typename T> SliceFn pickInt(int32_t reduction) {
+  switch (reduction) {
+  case PCC_SUM:
+    return reduceSlice<WrapSum<T>>;
+  case PCC_MAX:
+    return reduceSlice<IntMinMax<T, true>>;
+  case PCC_MIN:
+    return reduceSlice<IntMinMax<T, false>>;
+  }
+  return nullptr;
+}
+
+template <typename T> SliceFn pickFloat(int32_t reduction) {
+  switch (reduction) {
+  case PCC_SUM:
+    return reduceSlice<FloatSum<T>>;
+  case PCC_MAX:
+    return reduceSlice<FloatMinMax<T, true>>;
+  case PCC_MIN:
+    return reduceSlice<FloatMinMax<T, false>>;
+  }
+  return nullptr;
+}
+
+template <float (*ToFloat)(uint16_t), uint16_t (*FromFloat)(float)>
+SliceFn pickHalf(int32_t reduction) {
+  switch (reduction) {
+  case PCC_SUM:
+    return reduceSlice<Half16Sum<ToFloat, FromFloat>>;
+  case PCC_MAX:
+    return reduceSlice<Half16MinMax<ToFloat, true>>;
+  case PCC_MIN:
+    return reduceSlice<Half16MinMax<ToFloat, false>>;
+  }
+  return nullptr;
+}
+
+/// The slice kernel for (reduction, dtype), or null if unsupported.
+SliceFn pickReduce(int32_t reduction, int32_t dtype) {
+  switch (dtype) {
+  case PCC_I8:
+    return pickInt<int8_t>(reduction);
+  case PCC_I16:
+    return pickInt<int16_t>(reduction);
+  case PCC_I32:
+    return pickInt<int32_t>(reduction);
+  case PCC_I64:
+    return pickInt<int64_t>(reduction);
+  case PCC_F16:
+    return pickHalf<halfToFloat, floatToHalf>(reduction);
+  case PCC_BF16:
+    return pickHalf<bf16ToFloat, floatToBf16>(reduction);
+  case PCC_F32:
+    return pickFloat<float>(reduction);
+  case PCC_F64:
+    return pickFloat<double>(reduction);
+  }
+  return nullptr;
+}
+
+/// Bytes per element, or 0 for an unknown dtype.
+int64_t elemSize(int32_t dtype) {
+  switch (dtype) {
+  case PCC_I8:
+  case PCC_I1:
+    return 1;
+  case PCC_I16:
+  case PCC_F16:
+  case PCC_BF16:
+    return 2;
+  case PCC_I32:
+  case PCC_F32:
+    return 4;
+  case PCC_I64:
+  case PCC_F64:
+    return 8;
+  }
+  return 0;
+}
+
+} // namespace
+
+extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
+                               const int64_t *grid_dims, uint64_t axes_mask,
+                               int32_t reduction, int32_t dtype, const void *in,
+                               void *out, int64_t count) {
+  const char *op = "pcc_all_reduce";
+  SliceFn fn = pickReduce(reduction, dtype);
+  if (!fn)
+    fatal(op, "unsupported reduction or element type");
+  if (count < 0 || (count > 0 && (!in || !out)))
+    fatal(op, "invalid buffer");
+  GroupPos pos = locate(op, device, grid_rank, grid_dims, axes_mask);
+  // Every member has the same count, so all skip the exchange together.
+  if (count == 0)
+    return;
+  int64_t es = elemSize(dtype);
+  if (pos.size == 1) {
+    // One member: the reduction of a single value is that value (sums of
+    // f16/bf16 would round an exact f32 back to itself).
+    if (in != out)
+      std::memmove(out, in, size_t(count * es));
+    return;
+  }
+  GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
+  slot->members[pos.rank] = {in, out};
+  slot->barrier.arriveAndWait(pos.size);
+  int64_t lo, hi;
+  sliceOf(count, es, pos.size, pos.rank, lo, hi);
+  if (lo < hi)
+    fn(slot->members.get(), pos.size, lo, hi);
+  // Nobody may return (and reuse its in/out) before every slice is written.
+  slot->barrier.arriveAndWait(pos.size);
+}
+
+extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
+                               const int64_t *grid_dims, uint64_t axes_mask,
+                               int32_t dtype, const void *in, void *out,
+                               int64_t count) {
+  const char *op = "pcc_all_gather";
+  int64_t es = elemSize(dtype);
+  if (es == 0)
+    fatal(op, "unsupported element type");
+  if (count < 0 || (count > 0 && (!in || !out)))
+    fatal(op, "invalid buffer");
+  GroupPos pos = locate(op, device, grid_rank, grid_dims, axes_mask);
+  if (count == 0)
+    return;
+  size_t bytes = size_t(count * es);
+  if (pos.size == 1) {
+    std::memcpy(out, in, bytes);
+    return;
+  }
+  GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
+  slot->members[pos.rank] = {in, out};
+  slot->barrier.arriveAndWait(pos.size);
+  // Each member pulls every input into its own output: it writes only its
+  // own memory, and the work is evenly spread.
+  char *dst = static_cast<char *>(out);
+  for (int64_t j = 0; j < pos.size; ++j)
+    std::memcpy(dst + j * bytes, slot->members[j].in, bytes);
+  // The peers' inputs must stay untouched until everyone has copied them.
+  slot->barrier.arriveAndWait(pos.size);
+}

@@ -1,0 +1,224 @@
+//===- DevicePool.cpp - Persistent device threads of the host runtime -----===//
+//
+// Implements pcc_run_devices: one persistent thread per device, created on
+// first use and grown when a call needs more, so that a program that runs
+// many SPMD bodies pays for thread creation once. Each worker has its own
+// wake-up word, so a call wakes exactly the devices it uses, and idle workers
+// sleep on a condition variable. Threads are created with pthread_create
+// (not std::thread, whose failure is an exception in a library built without
+// them) and joined by an atexit handler so that the process ends cleanly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Runtime/pcc_runtime.h"
+
+#include "Sync.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <vector>
+
+namespace pcc::runtime {
+
+std::atomic<int64_t> barrierSpinNanos{0};
+
+void yieldThread() { sched_yield(); }
+
+namespace {
+
+/// Barrier spin when every device has a core: covers the usual skew between
+/// devices running the same code, and costs about one futex round trip when
+/// a peer really is late (e.g. descheduled), after which we block.
+constexpr int64_t kBarrierSpinNanos = 20000;
+/// Idle workers and the caller of pcc_run_devices spin too, so that
+/// back-to-back calls stay cheap, but only when there is a core to spare:
+/// otherwise a finished device would steal time from those still running.
+constexpr int64_t kIdleSpinNanos = 20000;
+std::atomic<int64_t> idleSpinNanos{0};
+constexpr int32_t kIdleYields = 8;
+/// Device bodies are generated code that may keep large buffers on the stack.
+constexpr size_t kMinStackSize = size_t(16) << 20;
+/// Ticket value that tells a worker to exit.
+constexpr uint64_t kStopTicket = ~uint64_t(0);
+
+struct alignas(64) Worker {
+  pthread_t thread;
+  int64_t device = 0;
+  /// Sequence number of the call this worker should run next; written by the
+  /// caller after `body` and `args`, so a worker that sees a new ticket sees
+  /// the job too.
+  std::atomic<uint64_t> ticket{0};
+  void (*body)(void *, int64_t) = nullptr;
+  void *args = nullptr;
+  SpinWait wakeUp;
+};
+
+struct Pool {
+  /// Serializes pcc_run_devices (and shutdown): a call owns all workers.
+  std::mutex runMutex;
+  /// Guarded by runMutex. Workers are never moved, so they may point to
+  /// themselves.
+  std::vector<Worker *> workers;
+  std::atomic<int64_t> numAlive{0};
+  uint64_t sequence = 0;
+  alignas(64) std::atomic<int64_t> remaining{0};
+  SpinWait allDone;
+  int64_t numCores = 1;
+  bool atexitRegistered = false;
+};
+
+/// Never destroyed: workers and late callers (other atexit handlers) may
+/// still refer to it while static destructors run.
+Pool &pool() {
+  static Pool *p = new Pool;
+  return *p;
+}
+
+/// True on device threads, to reject nested pcc_run_devices calls (they would
+/// wait forever for the workers that are running them).
+thread_local bool isDeviceThread = false;
+
+void *workerMain(void *arg) {
+  Worker *w = static_cast<Worker *>(arg);
+  isDeviceThread = true;
+  Pool &p = pool();
+  uint64_t seen = 0;
+  for (;;) {
+    w->wakeUp.wait(
+        [&] { return w->ticket.load(std::memory_order_seq_cst) != seen; },
+        idleSpinNanos.load(std::memory_order_relaxed), kIdleYields);
+    seen = w->ticket.load(std::memory_order_acquire);
+    if (seen == kStopTicket)
+      break;
+    w->body(w->args, w->device);
+    if (p.remaining.fetch_sub(1, std::memory_order_seq_cst) == 1)
+      p.allDone.wake();
+  }
+  return nullptr;
+}
+
+int64_t countCores() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0)
+    return std::max(1, CPU_COUNT(&set));
+  return 1;
+}
+
+/// Stops and joins every worker. Runs at exit; skipped when the process exits
+/// from a device thread or while a call is running, where joining would wait
+/// for this very thread or for bodies that may never finish.
+void shutdownPool() {
+  Pool &p = pool();
+  if (isDeviceThread || !p.runMutex.try_lock())
+    return;
+  for (Worker *w : p.workers) {
+    w->ticket.store(kStopTicket, std::memory_order_seq_cst);
+    w->wakeUp.wake();
+  }
+  for (Worker *w : p.workers) {
+    pthread_join(w->thread, nullptr);
+    delete w;
+  }
+  p.workers.clear();
+  p.numAlive.store(0, std::memory_order_relaxed);
+  p.runMutex.unlock();
+}
+
+/// Grows the pool to `n` workers. Returns false after printing an error.
+bool ensureWorkers(Pool &p, int64_t n) {
+  if (!p.atexitRegistered) {
+    p.numCores = countCores();
+    if (std::atexit(shutdownPool) != 0) {
+      std::fprintf(stderr, "pcc runtime error: cannot register atexit\n");
+      return false;
+    }
+    p.atexitRegistered = true;
+  }
+  if (int64_t(p.workers.size()) >= n)
+    return true;
+  pthread_attr_t attr;
+  pthread_attr_init(&attr);
+  size_t stackSize = 0;
+  pthread_attr_getstacksize(&attr, &stackSize);
+  if (stackSize < kMinStackSize)
+    pthread_attr_setstacksize(&attr, kMinStackSize);
+  bool ok = true;
+  while (int64_t(p.workers.size()) < n) {
+    Worker *w = new (std::nothrow) Worker;
+    if (!w) {
+      std::fprintf(stderr, "pcc runtime error: out of memory\n");
+      ok = false;
+      break;
+    }
+    w->device = int64_t(p.workers.size());
+    int err = pthread_create(&w->thread, &attr, workerMain, w);
+    if (err != 0) {
+      std::fprintf(stderr,
+                   "pcc runtime error: cannot create device thread %lld of "
+                   "%lld: %s\n",
+                   (long long)w->device, (long long)n, std::strerror(err));
+      delete w;
+      ok = false;
+      break;
+    }
+    p.workers.push_back(w);
+    p.numAlive.fetch_add(1, std::memory_order_relaxed);
+  }
+  pthread_attr_destroy(&attr);
+  return ok;
+}
+
+} // namespace
+} // namespace pcc::runtime
+
+using namespace pcc::runtime;
+
+extern "C" int32_t pcc_run_devices(int64_t num_devices,
+                                   void (*body)(void *args, int64_t device),
+                                   void *args) {
+  if (num_devices < 0 || (!body && num_devices > 0)) {
+    std::fprintf(stderr,
+                 "pcc runtime error: pcc_run_devices: invalid arguments "
+                 "(num_devices = %lld)\n",
+                 (long long)num_devices);
+    return 1;
+  }
+  if (isDeviceThread) {
+    std::fprintf(stderr, "pcc runtime error: pcc_run_devices called from a "
+                         "device thread (nested device runs)\n");
+    return 1;
+  }
+  if (num_devices == 0)
+    return 0;
+  Pool &p = pool();
+  std::lock_guard<std::mutex> lock(p.runMutex);
+  if (!ensureWorkers(p, num_devices))
+    return 1;
+  barrierSpinNanos.store(num_devices <= p.numCores ? kBarrierSpinNanos : 0,
+                         std::memory_order_relaxed);
+  idleSpinNanos.store(num_devices < p.numCores ? kIdleSpinNanos : 0,
+                      std::memory_order_relaxed);
+  p.remaining.store(num_devices, std::memory_order_relaxed);
+  uint64_t seq = ++p.sequence;
+  for (int64_t d = 0; d < num_devices; ++d) {
+    Worker *w = p.workers[d];
+    w->body = body;
+    w->args = args;
+    w->ticket.store(seq, std::memory_order_seq_cst);
+    w->wakeUp.wake();
+  }
+  p.allDone.wait(
+      [&] { return p.remaining.load(std::memory_order_seq_cst) == 0; },
+      idleSpinNanos.load(std::memory_order_relaxed), kIdleYields);
+  return 0;
+}
+
+extern "C" int64_t pcc_runtime_num_threads(void) {
+  return pool().numAlive.load(std::memory_order_relaxed);
+}

@@ -1,0 +1,151 @@
+//===- Sync.h - Spin-then-block waiting for the pcc runtime ----*- C++ -*-===//
+//
+// Synchronization primitives shared by the device pool and the collectives.
+// A device waiting for its peers first spins (the common case when every
+// device has a core: a wake-up costs tens of nanoseconds instead of the
+// microseconds of a futex round trip), then yields (so that, when devices
+// outnumber cores, the peers it waits for get the core), and finally blocks
+// on a condition variable so that idle or long-waiting threads cost nothing.
+// Only C++17 facilities are used: std::atomic and std::condition_variable
+// stand in for C++20's atomic wait.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_LIB_RUNTIME_SYNC_H
+#define PCC_LIB_RUNTIME_SYNC_H
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+
+namespace pcc::runtime {
+
+/// Pause instruction for spin loops: lets the sibling hyperthread run and
+/// saves power without giving up the core.
+inline void cpuRelax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield" ::: "memory");
+#endif
+}
+
+/// Yields the core to another runnable thread.
+void yieldThread();
+
+/// How long (ns) a collective barrier spins before yielding. Set by
+/// pcc_run_devices: a few microseconds when every device has a core of its
+/// own, zero when devices outnumber cores (spinning would then only delay the
+/// peers it waits for).
+extern std::atomic<int64_t> barrierSpinNanos;
+
+/// This thread's current barrier spin, adapted to how long its peers keep it
+/// waiting (see Barrier::arriveAndWait).
+inline thread_local int64_t barrierSpinBudget = int64_t(1) << 62;
+
+/// A place to wait until a condition, published by another thread with a
+/// seq_cst store, becomes true. Waiters spin, yield, then sleep; a publisher
+/// calls wake() after its store, which costs one load when nobody sleeps.
+class SpinWait {
+public:
+  /// Waits until `done()` returns true: spins for about `spinNanos`, then
+  /// yields up to `yields` times, then sleeps. `done` must read the condition
+  /// with seq_cst loads: together with the seq_cst increment of `sleepers`
+  /// and the publisher's seq_cst store and load, that guarantees that either
+  /// this thread sees the condition or the publisher sees it asleep (no lost
+  /// wake-up). Returns true if the condition came true while spinning.
+  template <typename Pred>
+  bool wait(Pred done, int64_t spinNanos, int32_t yields) {
+    if (done())
+      return true;
+    // The spin is bounded by time, not iterations: a pause instruction takes
+    // from a few to over a hundred cycles depending on the CPU.
+    if (spinNanos > 0) {
+      auto deadline = std::chrono::steady_clock::now() +
+                      std::chrono::nanoseconds(spinNanos);
+      do {
+        for (int i = 0; i < 16; ++i) {
+          cpuRelax();
+          if (done())
+            return true;
+        }
+      } while (std::chrono::steady_clock::now() < deadline);
+    }
+    for (int32_t i = 0; i < yields; ++i) {
+      yieldThread();
+      if (done())
+        return false;
+    }
+    std::unique_lock<std::mutex> lock(mutex);
+    sleepers.fetch_add(1, std::memory_order_seq_cst);
+    while (!done())
+      cond.wait(lock);
+    sleepers.fetch_sub(1, std::memory_order_relaxed);
+    return false;
+  }
+
+  /// Wakes the sleeping waiters; call after making the condition true.
+  void wake() {
+    if (sleepers.load(std::memory_order_seq_cst) == 0)
+      return;
+    // Taking the mutex orders this notify after a sleeper's check of the
+    // condition: it holds the mutex from that check until it sleeps.
+    { std::lock_guard<std::mutex> lock(mutex); }
+    cond.notify_all();
+  }
+
+private:
+  std::atomic<int32_t> sleepers{0};
+  std::mutex mutex;
+  std::condition_variable cond;
+};
+
+/// A reusable barrier for a fixed set of threads. Generation counting makes
+/// it safe to re-enter immediately: a fast thread arriving for the next phase
+/// cannot be confused with the stragglers of the previous one, because the
+/// count is reset before the generation is published.
+class Barrier {
+public:
+  /// Blocks until `numThreads` threads (the same number every time) have
+  /// called it. Everything a thread wrote before arriving happens-before
+  /// everything any thread reads after leaving.
+  void arriveAndWait(int64_t numThreads) {
+    uint64_t gen = generation.load(std::memory_order_acquire);
+    // acq_rel: the last arriver acquires every earlier arriver's writes
+    // through the release sequence of `arrived`, and publishes them with the
+    // store to `generation` below.
+    if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == numThreads) {
+      arrived.store(0, std::memory_order_relaxed);
+      generation.store(gen + 1, std::memory_order_seq_cst);
+      waiter.wake();
+      return;
+    }
+    // Adaptive spin: when spinning fails, a peer is late, typically because
+    // it lost its core to another process, so spinning only burns a core it
+    // may need; halve this thread's budget then, and double it on success.
+    int64_t limit = barrierSpinNanos.load(std::memory_order_relaxed);
+    int64_t &budget = barrierSpinBudget;
+    bool spun = waiter.wait(
+        [&] { return generation.load(std::memory_order_seq_cst) != gen; },
+        std::min(budget, limit), kYields);
+    budget = spun ? std::min(limit, 2 * std::max(budget, kMinSpinNanos))
+                  : std::max(kMinSpinNanos, std::min(budget, limit) / 2);
+  }
+
+private:
+  static constexpr int32_t kYields = 16;
+  static constexpr int64_t kMinSpinNanos = 500;
+
+  // Separate cache lines: every arrival writes `arrived`, while waiters poll
+  // `generation`; sharing a line would make each arrival disturb the pollers.
+  alignas(64) std::atomic<int64_t> arrived{0};
+  alignas(64) std::atomic<uint64_t> generation{0};
+  SpinWait waiter;
+};
+
+} // namespace pcc::runtime
+
+#endif // PCC_LIB_RUNTIME_SYNC_H

@@ -1,0 +1,676 @@
+//===- CollectivesTest.cpp - Tests of pcc_all_reduce / pcc_all_gather -----===//
+//
+// Runs every collective on every element type over many group shapes and
+// compares each device's result with a plain serial reference computed here,
+// independently of the runtime: groups are found by brute force over the
+// grid, and 16-bit floats are decoded with ldexp and rounded by searching the
+// table of all finite values, so a bug in the runtime's bit tricks cannot
+// hide in a shared helper. Also covers in-place operation, NaN propagation,
+// integer wraparound, single rounding of f16/bf16 sums, determinism, and
+// long runs of back-to-back collectives that would expose barrier races.
+//
+//===----------------------------------------------------------------------===//
+
+#include "RuntimeTestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace pcc::test;
+
+namespace {
+
+using Bytes = std::vector<uint8_t>;
+constexpr int32_t kGather = -1; ///< "Reduction" meaning all_gather.
+
+const int32_t kAllTypes[] = {PCC_I8,  PCC_I16,  PCC_I32, PCC_I64,
+                             PCC_F16, PCC_BF16, PCC_F32, PCC_F64};
+const int32_t kFloatTypes[] = {PCC_F16, PCC_BF16, PCC_F32, PCC_F64};
+const int32_t kAllOps[] = {PCC_SUM, PCC_MAX, PCC_MIN, kGather};
+
+int64_t sizeOf(int32_t dtype) {
+  switch (dtype) {
+  case PCC_I8:
+  case PCC_I1:
+    return 1;
+  case PCC_I16:
+  case PCC_F16:
+  case PCC_BF16:
+    return 2;
+  case PCC_I32:
+  case PCC_F32:
+    return 4;
+  default:
+    return 8;
+  }
+}
+
+bool isFloat(int32_t dtype) {
+  return dtype == PCC_F16 || dtype == PCC_BF16 || dtype == PCC_F32 ||
+         dtype == PCC_F64;
+}
+
+const char *typeName(int32_t dtype) {
+  static const char *names[] = {"i8",   "i16", "i32", "i64", "f16",
+                                "bf16", "f32", "f64", "i1"};
+  return names[dtype];
+}
+
+const char *opName(int32_t op) {
+  static const char *names[] = {"sum", "max", "min"};
+  return op == kGather ? "gather" : names[op];
+}
+
+//===----------------------------------------------------------------------===//
+// Reference 16-bit floats
+//===----------------------------------------------------------------------===//
+
+double decodeF16(uint16_t h) {
+  int e = (h >> 10) & 31, m = h & 1023;
+  double v = e == 31  ? (m ? NAN : INFINITY)
+             : e == 0 ? std::ldexp(m, -24)
+                      : std::ldexp(1024 + m, e - 25);
+  return (h & 0x8000) ? -v : v;
+}
+
+double decodeBF16(uint16_t b) {
+  int e = (b >> 7) & 255, m = b & 127;
+  double v = e == 255 ? (m ? NAN : INFINITY)
+             : e == 0 ? std::ldexp(m, -133)
+                      : std::ldexp(128 + m, e - 134);
+  return (b & 0x8000) ? -v : v;
+}
+
+/// Rounds to nearest even by searching the increasing table of the finite
+/// non-negative values of a 16-bit format (encodings 0..maxFinite).
+class Rounder {
+public:
+  Rounder(double (*decode)(uint16_t), uint16_t maxFinite)
+      : maxFinite(maxFinite) {
+    for (uint32_t k = 0; k <= maxFinite; ++k)
+      values.push_back(decode(uint16_t(k)));
+  }
+
+  uint16_t round(double x) const {
+    if (std::isnan(x))
+      return 0x7fff;
+    uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+    double a = std::fabs(x);
+    double top = values[maxFinite], below = values[maxFinite - 1];
+    if (a >= top + (top - below) / 2)
+      return uint16_t(sign | (maxFinite + 1)); // Infinity.
+    size_t k = std::upper_bound(values.begin(), values.end(), a) -
+               values.begin() - 1; // Largest value <= a.
+    if (k == maxFinite)
+      return uint16_t(sign | k);
+    double down = a - values[k], up = values[k + 1] - a;
+    if (up < down || (up == down && (k & 1)))
+      ++k;
+    return uint16_t(sign | k);
+  }
+
+private:
+  uint16_t maxFinite;
+  std::vector<double> values;
+};
+
+const Rounder &f16Rounder() {
+  static const Rounder r(decodeF16, 0x7bff);
+  return r;
+}
+
+const Rounder &bf16Rounder() {
+  static const Rounder r(decodeBF16, 0x7f7f);
+  return r;
+}
+
+//===----------------------------------------------------------------------===//
+// Elements as values
+//===----------------------------------------------------------------------===//
+
+uint64_t loadBits(const Bytes &buf, int32_t dtype, int64_t i) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, buf.data() + i * sizeOf(dtype), size_t(sizeOf(dtype)));
+  return bits;
+}
+
+void storeBits(Bytes &buf, int32_t dtype, int64_t i, uint64_t bits) {
+  std::memcpy(buf.data() + i * sizeOf(dtype), &bits, size_t(sizeOf(dtype)));
+}
+
+int64_t asSigned(uint64_t bits, int32_t dtype) {
+  int shift = 64 - 8 * int(sizeOf(dtype));
+  return int64_t(bits << shift) >> shift;
+}
+
+/// Exact value of a floating-point element.
+double asDouble(uint64_t bits, int32_t dtype) {
+  switch (dtype) {
+  case PCC_F16:
+    return decodeF16(uint16_t(bits));
+  case PCC_BF16:
+    return decodeBF16(uint16_t(bits));
+  case PCC_F32: {
+    float f;
+    uint32_t b = uint32_t(bits);
+    std::memcpy(&f, &b, 4);
+    return f;
+  }
+  default: {
+    double f;
+    std::memcpy(&f, &bits, 8);
+    return f;
+  }
+  }
+}
+
+uint64_t floatBits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  return b;
+}
+
+uint64_t doubleBits(double f) {
+  uint64_t b;
+  std::memcpy(&b, &f, 8);
+  return b;
+}
+
+/// Reference reduction of one element over `vals` (bits, in group-rank
+/// order): sums accumulate in the type's own precision (f32 for f16/bf16,
+/// rounded once at the end), max/min return NaN if any input is NaN.
+uint64_t reduceRef(int32_t op, int32_t dtype, const std::vector<uint64_t> &v) {
+  if (!isFloat(dtype)) {
+    if (op == PCC_SUM) {
+      uint64_t acc = 0;
+      for (uint64_t x : v)
+        acc += x;
+      return acc;
+    }
+    int64_t acc = asSigned(v[0], dtype);
+    for (uint64_t x : v)
+      acc = op == PCC_MAX ? std::max(acc, asSigned(x, dtype))
+                          : std::min(acc, asSigned(x, dtype));
+    return uint64_t(acc);
+  }
+  if (op == PCC_SUM) {
+    if (dtype == PCC_F64) {
+      double acc = asDouble(v[0], dtype);
+      for (size_t j = 1; j < v.size(); ++j)
+        acc += asDouble(v[j], dtype);
+      return doubleBits(acc);
+    }
+    float acc = float(asDouble(v[0], dtype));
+    for (size_t j = 1; j < v.size(); ++j)
+      acc += float(asDouble(v[j], dtype));
+    if (dtype == PCC_F16)
+      return f16Rounder().round(acc);
+    if (dtype == PCC_BF16)
+      return bf16Rounder().round(acc);
+    return floatBits(acc);
+  }
+  size_t best = 0;
+  for (size_t j = 0; j < v.size(); ++j) {
+    double x = asDouble(v[j], dtype);
+    if (std::isnan(x))
+      return v[j];
+    double b = asDouble(v[best], dtype);
+    if (op == PCC_MAX ? x > b : x < b)
+      best = j;
+  }
+  return v[best];
+}
+
+/// Whether `got` is an acceptable result where `want` is the reference: the
+/// same bits, except that any NaN matches any NaN and max/min may return
+/// either zero when +0 and -0 tie.
+bool sameElement(int32_t op, int32_t dtype, uint64_t got, uint64_t want) {
+  uint64_t mask = sizeOf(dtype) == 8 ? ~uint64_t(0)
+                                     : (uint64_t(1) << (8 * sizeOf(dtype))) - 1;
+  got &= mask;
+  want &= mask;
+  if (!isFloat(dtype) || op == kGather)
+    return got == want;
+  double g = asDouble(got, dtype), w = asDouble(want, dtype);
+  if (std::isnan(w) || std::isnan(g))
+    return std::isnan(w) && std::isnan(g);
+  return op == PCC_SUM ? got == want : g == w;
+}
+
+//===----------------------------------------------------------------------===//
+// Running a case
+//===----------------------------------------------------------------------===//
+
+struct Case {
+  std::vector<int64_t> dims;
+  uint64_t mask = 1;
+  int32_t dtype = PCC_F32;
+  int32_t op = PCC_SUM;
+  int64_t count = 1;
+  bool inPlace = false;
+  double nanRate = 0; ///< Fraction of float inputs replaced by NaN.
+  uint64_t seed = 1;
+
+  int64_t numDevices() const {
+    int64_t n = 1;
+    for (int64_t d : dims)
+      n *= d;
+    return n;
+  }
+
+  std::string str() const {
+    std::ostringstream os;
+    os << opName(op) << " " << typeName(dtype) << " x" << count << " grid";
+    for (int64_t d : dims)
+      os << " " << d;
+    os << " mask " << mask << (inPlace ? " in-place" : "")
+       << (nanRate > 0 ? " with NaN" : "");
+    return os.str();
+  }
+};
+
+/// Group of every device, by brute force: the devices whose coordinates
+/// agree on every axis outside the mask, in increasing linear index (which
+/// is row-major order over the participating coordinates).
+std::vector<std::vector<int64_t>> groupsOf(const Case &c) {
+  int64_t n = c.numDevices();
+  auto key = [&](int64_t dev) {
+    std::vector<int64_t> k;
+    for (int64_t a = int64_t(c.dims.size()) - 1; a >= 0; --a) {
+      int64_t coord = dev % c.dims[a];
+      dev /= c.dims[a];
+      k.push_back(((c.mask >> a) & 1) ? -1 : coord);
+    }
+    return k;
+  };
+  std::vector<std::vector<int64_t>> groups(n);
+  for (int64_t d = 0; d < n; ++d)
+    for (int64_t e = 0; e < n; ++e)
+      if (key(d) == key(e))
+        groups[d].push_back(e);
+  return groups;
+}
+
+Bytes randomInput(const Case &c, std::mt19937_64 &rng) {
+  Bytes buf(size_t(c.count * sizeOf(c.dtype)));
+  for (int64_t i = 0; i < c.count; ++i) {
+    uint64_t bits = rng();
+    // Floats get random signs and mantissas (so that sums round and their
+    // order matters) and a limited exponent range (so that they rarely
+    // overflow or cancel completely).
+    switch (c.dtype) {
+    case PCC_I1:
+      bits &= 1;
+      break;
+    case PCC_F16:
+      // Mostly |x| < 2 (exponent <= 15), one in 16 up to 65504.
+      bits &= 0xbfff;
+      if ((bits >> 16) % 16 == 0)
+        bits ^= 0x4000 | ((bits >> 20) & 0x3800);
+      if (((bits >> 10) & 31) == 31)
+        bits &= ~uint64_t(0x0400);
+      break;
+    case PCC_BF16:
+      bits = (bits & 0x807f) | ((120 + (bits >> 16) % 16) << 7);
+      break;
+    case PCC_F32:
+      bits = (bits & 0x807fffff) | ((120 + (bits >> 32) % 16) << 23);
+      break;
+    case PCC_F64:
+      bits = (bits & 0x800fffffffffffff) | ((1016 + rng() % 16) << 52);
+      break;
+    default:
+      break;
+    }
+    if (c.nanRate > 0 && isFloat(c.dtype) &&
+        double(rng() >> 11) * 0x1p-53 < c.nanRate)
+      bits = c.dtype == PCC_F16    ? 0x7e00 | (rng() & 0x8000)
+             : c.dtype == PCC_BF16 ? 0x7fc0 | (rng() & 0x8000)
+             : c.dtype == PCC_F32  ? floatBits(NAN)
+                                   : doubleBits(-NAN);
+    storeBits(buf, c.dtype, i, bits);
+  }
+  return buf;
+}
+
+struct Outcome {
+  std::vector<Bytes> inputs, outputs;
+};
+
+/// Runs the collective of `c` on all devices with the given inputs.
+Outcome runCase(const Case &c, std::vector<Bytes> inputs) {
+  int64_t n = c.numDevices();
+  auto groups = groupsOf(c);
+  Outcome r;
+  r.inputs = std::move(inputs);
+  for (int64_t d = 0; d < n; ++d) {
+    size_t outElems =
+        size_t(c.count) * (c.op == kGather ? groups[d].size() : 1);
+    // Fill outputs with garbage so that unwritten elements show.
+    r.outputs.push_back(c.inPlace ? r.inputs[d]
+                                  : Bytes(outElems * sizeOf(c.dtype), 0xa5));
+  }
+  int32_t rc = runDevices(n, [&](int64_t d) {
+    const void *in = c.inPlace ? r.outputs[d].data() : r.inputs[d].data();
+    if (c.op == kGather)
+      pcc_all_gather(d, int64_t(c.dims.size()), c.dims.data(), c.mask, c.dtype,
+                     in, r.outputs[d].data(), c.count);
+    else
+      pcc_all_reduce(d, int64_t(c.dims.size()), c.dims.data(), c.mask, c.op,
+                     c.dtype, in, r.outputs[d].data(), c.count);
+  });
+  EXPECT_EQ(rc, 0);
+  return r;
+}
+
+Outcome runCase(const Case &c) {
+  std::mt19937_64 rng(c.seed);
+  std::vector<Bytes> inputs;
+  for (int64_t d = 0; d < c.numDevices(); ++d)
+    inputs.push_back(randomInput(c, rng));
+  return runCase(c, std::move(inputs));
+}
+
+/// Compares every device's output with the serial reference, computed once
+/// per group.
+testing::AssertionResult checkRun(const Case &c, const Outcome &r) {
+  auto groups = groupsOf(c);
+  std::map<int64_t, Bytes> refs; // By the group's first member.
+  std::vector<uint64_t> vals;
+  for (int64_t d = 0; d < c.numDevices(); ++d) {
+    const std::vector<int64_t> &g = groups[d];
+    int64_t outElems = c.count * (c.op == kGather ? int64_t(g.size()) : 1);
+    auto [it, isNew] = refs.try_emplace(g[0]);
+    Bytes &ref = it->second;
+    if (isNew) {
+      ref.resize(size_t(outElems * sizeOf(c.dtype)));
+      for (int64_t i = 0; i < c.count; ++i) {
+        vals.clear();
+        for (int64_t m : g)
+          vals.push_back(loadBits(r.inputs[m], c.dtype, i));
+        if (c.op != kGather)
+          storeBits(ref, c.dtype, i, reduceRef(c.op, c.dtype, vals));
+        else
+          for (size_t j = 0; j < g.size(); ++j)
+            storeBits(ref, c.dtype, int64_t(j) * c.count + i, vals[j]);
+      }
+    }
+    if (r.outputs[d].size() != ref.size())
+      return testing::AssertionFailure()
+             << c.str() << ": device " << d << ": wrong output size";
+    for (int64_t at = 0; at < outElems; ++at) {
+      uint64_t got = loadBits(r.outputs[d], c.dtype, at);
+      uint64_t want = loadBits(ref, c.dtype, at);
+      if (!sameElement(c.op, c.dtype, got, want))
+        return testing::AssertionFailure()
+               << c.str() << ": device " << d << " element " << at << ": got 0x"
+               << std::hex << got << ", want 0x" << want;
+    }
+  }
+  return testing::AssertionSuccess();
+}
+
+/// Runs every op on every type (and i1 gathers) over grid `dims` / `mask`.
+void checkAllOpsAndTypes(const std::vector<int64_t> &dims, uint64_t mask,
+                         const std::vector<int64_t> &counts) {
+  uint64_t seed = 0;
+  for (int64_t count : counts)
+    for (int32_t op : kAllOps)
+      for (int32_t dtype : kAllTypes)
+        for (bool inPlace : {false, true}) {
+          if (inPlace && op == kGather)
+            continue;
+          Case c;
+          c.dims = dims;
+          c.mask = mask;
+          c.dtype = dtype;
+          c.op = op;
+          c.count = count;
+          c.inPlace = inPlace;
+          c.seed = ++seed;
+          EXPECT_TRUE(checkRun(c, runCase(c)));
+        }
+  for (int64_t count : counts) {
+    Case c;
+    c.dims = dims;
+    c.mask = mask;
+    c.dtype = PCC_I1;
+    c.op = kGather;
+    c.count = count;
+    c.seed = ++seed;
+    EXPECT_TRUE(checkRun(c, runCase(c)));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Group shapes
+//===----------------------------------------------------------------------===//
+
+class OneAxis : public testing::TestWithParam<int64_t> {};
+
+TEST_P(OneAxis, AllOpsAndTypes) {
+  checkAllOpsAndTypes({GetParam()}, 1, {1, 3, 37});
+}
+
+INSTANTIATE_TEST_SUITE_P(Collectives, OneAxis, testing::Range<int64_t>(1, 17),
+                         [](const testing::TestParamInfo<int64_t> &info) {
+                           return std::to_string(info.param) + "devices";
+                         });
+
+struct GridParam {
+  std::vector<int64_t> dims;
+  uint64_t mask;
+};
+
+class Grid : public testing::TestWithParam<GridParam> {};
+
+TEST_P(Grid, AllOpsAndTypes) {
+  checkAllOpsAndTypes(GetParam().dims, GetParam().mask, {1, 3, 37});
+}
+
+std::vector<GridParam> gridParams() {
+  std::vector<GridParam> params;
+  for (uint64_t mask = 0; mask < 4; ++mask)
+    params.push_back({{2, 3}, mask});
+  for (uint64_t mask = 0; mask < 8; ++mask)
+    params.push_back({{2, 2, 2}, mask});
+  return params;
+}
+
+INSTANTIATE_TEST_SUITE_P(Collectives, Grid, testing::ValuesIn(gridParams()),
+                         [](const testing::TestParamInfo<GridParam> &info) {
+                           std::string name;
+                           for (int64_t d : info.param.dims)
+                             name += std::to_string(d) + "x";
+                           name.back() = '_';
+                           return name + "mask" +
+                                  std::to_string(info.param.mask);
+                         });
+
+TEST(Collectives, LargeOddCounts) {
+  // Slices that do not divide evenly, several concurrent groups. Only one
+  // case is really large: the sanitizer builds check every element slowly.
+  const Case cases[] = {
+      {{2, 2}, 1, PCC_F32, PCC_SUM, 1000003, false, 0, 1},
+      {{3}, 1, PCC_BF16, PCC_SUM, 100003, true, 0, 2},
+      {{4}, 1, PCC_I32, PCC_MAX, 100003, false, 0, 3},
+      {{2, 3}, 2, PCC_F64, PCC_MIN, 30011, true, 0, 4},
+      {{2}, 1, PCC_F64, kGather, 100003, false, 0, 5},
+      {{5}, 1, PCC_I8, kGather, 30011, false, 0, 6},
+  };
+  for (const Case &c : cases)
+    EXPECT_TRUE(checkRun(c, runCase(c)));
+}
+
+//===----------------------------------------------------------------------===//
+// Semantics
+//===----------------------------------------------------------------------===//
+
+TEST(Collectives, NaNPropagates) {
+  uint64_t seed = 100;
+  for (int32_t dtype : kFloatTypes)
+    for (int32_t op : {PCC_SUM, PCC_MAX, PCC_MIN})
+      for (const auto &[dims, mask] :
+           std::vector<GridParam>{{{4}, 1}, {{2, 2, 2}, 5}}) {
+        Case c{dims, mask, dtype, op, 257, op == PCC_MIN, 0.05, ++seed};
+        Outcome r = runCase(c);
+        EXPECT_TRUE(checkRun(c, r));
+        // The reference check accepts any NaN; also make sure NaNs occurred.
+        int nans = 0;
+        for (int64_t i = 0; i < c.count; ++i)
+          nans += std::isnan(asDouble(loadBits(r.outputs[0], dtype, i), dtype));
+        EXPECT_GT(nans, 0) << c.str();
+      }
+}
+
+/// Runs an all-reduce over one axis whose device d contributes `vals[d]`
+/// (bits) and returns device 0's result bits.
+uint64_t reduceOne(int32_t op, int32_t dtype, std::vector<uint64_t> vals) {
+  Case c{{int64_t(vals.size())}, 1, dtype, op, 1, false, 0, 0};
+  std::vector<Bytes> inputs;
+  for (uint64_t v : vals) {
+    inputs.emplace_back(size_t(sizeOf(dtype)));
+    storeBits(inputs.back(), dtype, 0, v);
+  }
+  Outcome r = runCase(c, inputs);
+  EXPECT_TRUE(checkRun(c, r));
+  for (const Bytes &out : r.outputs)
+    EXPECT_EQ(out, r.outputs[0]);
+  return loadBits(r.outputs[0], dtype, 0);
+}
+
+TEST(Collectives, IntegerSumsWrap) {
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_I8, {127, 1}), 0x80u);
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_I16, {0x8000, 0xffff}), 0x7fffu);
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_I32, {0x7fffffff, 1, 1}), 0x80000001u);
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_I64, {uint64_t(INT64_MAX), 1}),
+            uint64_t(INT64_MIN));
+  // Signed comparison for max/min.
+  EXPECT_EQ(reduceOne(PCC_MAX, PCC_I8, {0x80, 0x7f, 0xff}), 0x7fu);
+  EXPECT_EQ(reduceOne(PCC_MIN, PCC_I32, {5, 0xfffffffe, 3}), 0xfffffffeu);
+}
+
+TEST(Collectives, HalfSumsRoundOnce) {
+  // 1 + 2^-11 + 2^-11: each partial sum rounded to f16 would tie back to 1;
+  // accumulated in f32, 1 + 2^-10 is exact in f16.
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_F16, {0x3c00, 0x1000, 0x1000}), 0x3c01u);
+  // The same for bf16: 1 + 2^-8 + 2^-8 = 1 + 2^-7.
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_BF16, {0x3f80, 0x3b80, 0x3b80}), 0x3f81u);
+  // Ties round to even: 1 + 2^-11 -> 1, (1 + 2^-10) + 2^-11 -> 1 + 2^-9.
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_F16, {0x3c00, 0x1000}), 0x3c00u);
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_F16, {0x3c01, 0x1000}), 0x3c02u);
+  // Overflow to infinity, and subnormal results.
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_F16, {0x7bff, 0x5000}), 0x7c00u);
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_F16, {0x0001, 0x0001, 0x8001}), 0x0001u);
+  EXPECT_EQ(reduceOne(PCC_SUM, PCC_BF16, {0x7f7f, 0x7f7f}), 0x7f80u);
+  // Max/min select an input: NaN payloads and signs survive.
+  EXPECT_EQ(reduceOne(PCC_MAX, PCC_F16, {0x3c00, 0x7e01, 0x7c00}), 0x7e01u);
+  EXPECT_EQ(reduceOne(PCC_MIN, PCC_BF16, {0xff80, 0x3f80}), 0xff80u);
+}
+
+TEST(Collectives, Deterministic) {
+  // Rounding makes float sums order-dependent: bitwise equality across runs
+  // and members shows the order is fixed.
+  for (int32_t dtype : {PCC_F32, PCC_BF16, PCC_F16, PCC_F64}) {
+    Case c{{7}, 1, dtype, PCC_SUM, 10007, false, 0, 42};
+    Outcome first = runCase(c), second = runCase(c);
+    EXPECT_TRUE(checkRun(c, first));
+    for (int64_t d = 0; d < 7; ++d) {
+      EXPECT_EQ(first.outputs[d], first.outputs[0]) << c.str();
+      EXPECT_EQ(first.outputs[d], second.outputs[d]) << c.str();
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Stress
+//===----------------------------------------------------------------------===//
+
+TEST(Collectives, BackToBackSmallSums) {
+  // Many tiny collectives in a row: a barrier that lets a fast device into
+  // the next phase early, or a slot reused too soon, corrupts some result.
+  constexpr int kIters = 10000;
+  int64_t dims[1] = {2};
+  std::vector<int> bad(2);
+  ASSERT_EQ(runDevices(2,
+                       [&](int64_t d) {
+                         for (int it = 0; it < kIters; ++it) {
+                           float v[2] = {float(it + d), -float(it * d)};
+                           pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_F32, v, v,
+                                          2);
+                           if (v[0] != float(2 * it + 1) || v[1] != -float(it))
+                             ++bad[d];
+                         }
+                       }),
+            0);
+  EXPECT_EQ(bad[0] + bad[1], 0);
+}
+
+TEST(Collectives, BackToBackMixedGroups) {
+  // Alternating groups and collectives on a 2x2 grid: row groups, column
+  // groups and the whole grid, with varying counts, several rounds.
+  constexpr int kIters = 1000;
+  int64_t dims[2] = {2, 2};
+  std::vector<int> bad(4);
+  for (int round = 0; round < 3; ++round)
+    ASSERT_EQ(
+        runDevices(
+            4,
+            [&](int64_t d) {
+              int64_t row = d / 2, col = d % 2;
+              int64_t buf[5], gathered[20];
+              for (int it = 0; it < kIters; ++it) {
+                uint64_t mask = 1 + (it + round) % 3;
+                int64_t count = 1 + it % 5;
+                for (int64_t i = 0; i < count; ++i)
+                  buf[i] = it * 100 + d * 10 + i;
+                pcc_all_reduce(d, 2, dims, mask, PCC_SUM, PCC_I64, buf, buf,
+                               count);
+                for (int64_t i = 0; i < count; ++i) {
+                  int64_t base = it * 100 + i, want;
+                  if (mask == 1) // Over rows: devices col and 2 + col.
+                    want = 2 * base + 10 * (col + 2 + col);
+                  else if (mask == 2) // Over columns: 2*row and 2*row+1.
+                    want = 2 * base + 10 * (4 * row + 1);
+                  else
+                    want = 4 * base + 10 * 6;
+                  if (buf[i] != want)
+                    ++bad[d];
+                }
+                int64_t mine = it * 10 + d;
+                pcc_all_gather(d, 2, dims, mask, PCC_I64, &mine, gathered, 1);
+                int64_t members[4], n = 0;
+                for (int64_t e = 0; e < 4; ++e)
+                  if ((mask & 1 || e / 2 == row) && (mask & 2 || e % 2 == col))
+                    members[n++] = e;
+                for (int64_t j = 0; j < n; ++j)
+                  if (gathered[j] != it * 10 + members[j])
+                    ++bad[d];
+              }
+            }),
+        0);
+  for (int d = 0; d < 4; ++d)
+    EXPECT_EQ(bad[d], 0) << "device " << d;
+}
+
+TEST(Collectives, ThreadsReusedAcrossCollectiveRuns) {
+  Case c{{8}, 1, PCC_F32, PCC_SUM, 3, false, 0, 7};
+  EXPECT_TRUE(checkRun(c, runCase(c)));
+  int64_t alive = pcc_runtime_num_threads();
+  EXPECT_GE(alive, 8);
+  for (int i = 0; i < 50; ++i) {
+    c.seed = i;
+    EXPECT_TRUE(checkRun(c, runCase(c)));
+  }
+  EXPECT_EQ(pcc_runtime_num_threads(), alive);
+}
+
+} // namespace
