@@ -72,6 +72,36 @@ void pcc_all_gather(int64_t device, int64_t grid_rank, const int64_t *grid_dims,
                     uint64_t axes_mask, int32_t dtype, const void *in,
                     void *out, int64_t count);
 
+/// An unranked memref as MLIR's C interface passes it: the rank and a pointer
+/// to the ranked descriptor {allocated, aligned, offset, sizes[rank],
+/// strides[rank]}.
+typedef struct {
+  int64_t rank;
+  void *descriptor;
+} pcc_unranked_memref;
+
+/// Entry points for generated code, which passes buffers as memrefs through
+/// MLIR's C interface (`_mlir_ciface_` names, one per element type, since an
+/// MLIR declaration has one signature): `grid` holds the grid dims, `in` and
+/// `out` are C-contiguous. They forward to pcc_all_reduce / pcc_all_gather.
+#define PCC_DECLARE_MEMREF_COLLECTIVES(suffix)                                 \
+  void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
+      int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
+      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out);   \
+  void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
+      int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
+      pcc_unranked_memref *in, pcc_unranked_memref *out);
+PCC_DECLARE_MEMREF_COLLECTIVES(i8)
+PCC_DECLARE_MEMREF_COLLECTIVES(i16)
+PCC_DECLARE_MEMREF_COLLECTIVES(i32)
+PCC_DECLARE_MEMREF_COLLECTIVES(i64)
+PCC_DECLARE_MEMREF_COLLECTIVES(f16)
+PCC_DECLARE_MEMREF_COLLECTIVES(bf16)
+PCC_DECLARE_MEMREF_COLLECTIVES(f32)
+PCC_DECLARE_MEMREF_COLLECTIVES(f64)
+PCC_DECLARE_MEMREF_COLLECTIVES(i1)
+#undef PCC_DECLARE_MEMREF_COLLECTIVES
+
 /// Number of device threads currently alive (for tests).
 int64_t pcc_runtime_num_threads(void);
 

@@ -29,4 +29,113 @@ def SPMDExpandPmean : Pass<"spmd-expand-pmean"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def SPMDOutlinePmaps : Pass<"spmd-outline-pmaps", "mlir::ModuleOp"> {
+  let summary = "Outline pmap bodies into device functions run on a grid";
+  let description = [{
+    Each outermost `spmd.pmap` becomes a device function and an
+    `spmd.launch` that runs it on every device. Nested pmaps are flattened
+    into one row-major grid: an inner pmap over `"j"` becomes inline code
+    whose mapped operands are sliced at `spmd.axis_index "j"` and whose
+    results are `spmd.all_gather ... over "j"` of what it yielded. Code of
+    the outer body then runs on every `"j"` device alike, which is correct
+    because it is deterministic and its collectives group devices that agree
+    on `"j"`.
+
+    The device function takes its linear device index (`i64`), the whole
+    mapped operands and captured values as memrefs (a scalar as a rank-0
+    memref), and one output memref per result, and names its grid in
+    `spmd.grid_axes` / `spmd.grid_sizes`. Devices whose inner coordinates are
+    all 0 write their slice of each output.
+
+    ```mlir
+    // before
+    %r = spmd.pmap "i" (%x = %a : tensor<4x3xf32>) -> (tensor<4xf32>) {...}
+    // after
+    %m = bufferization.to_buffer %a read_only : tensor<4x3xf32> to memref<4x3xf32>
+    %out = memref.alloc() : memref<4xf32>
+    spmd.launch @main_pmap devices 4 (%m, %out) : memref<4x3xf32>, memref<4xf32>
+    %r = bufferization.to_tensor %out restrict writable : memref<4xf32> to tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::bufferization::BufferizationDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def SPMDLowerCollectives : Pass<"spmd-lower-collectives", "mlir::ModuleOp"> {
+  let summary = "Lower collectives in device functions to pcc runtime calls";
+  let description = [{
+    In device functions made by `spmd-outline-pmaps`, `spmd.axis_index`
+    becomes arithmetic on the device index, and each collective a call to
+    the pcc runtime on buffers: `pcc_mlir_all_reduce_<type>` for psum, pmax
+    and pmin, `pcc_mlir_all_gather_<type>` for all_gather (which stacks at
+    dimension 0; a `linalg.transpose` and a `tensor.collapse_shape` then
+    produce `axis K` and `tiled`). The runtime functions take memrefs through
+    MLIR's C interface, so buffer deallocation sees every use.
+
+    ```mlir
+    %s = spmd.psum %x over "i" : tensor<3xf32>
+    // becomes
+    %in = bufferization.to_buffer %x read_only : tensor<3xf32> to memref<3xf32>
+    %out = memref.alloc() : memref<3xf32>
+    func.call @pcc_mlir_all_reduce_f32(%device, %grid, %mask, %sum, %in', %out')
+    %s = bufferization.to_tensor %out restrict writable : memref<3xf32> to tensor<3xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::bufferization::BufferizationDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def SPMDLaunchToLLVM : Pass<"convert-spmd-launch-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower spmd.launch to a call of the pcc runtime";
+  let description = [{
+    Runs after the standard conversions to the LLVM dialect. Each
+    `spmd.launch @f devices N (buffers)` stores its memref descriptors in an
+    array and calls `pcc_run_devices(N, @f_thunk, array)`; `@f_thunk(args,
+    device)` passes the descriptors to `_mlir_ciface_f`, the C interface of
+    the device function.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
+def PCCEntryABI : Pass<"pcc-entry-abi", "mlir::ModuleOp"> {
+  let summary = "Give the entry function a C ABI of memref arguments and out-parameters";
+  let description = [{
+    Adds `@_pcc_entry`, the function the `pcc` driver calls, next to the
+    entry function (`entry`, default `@main`). Every argument of the entry
+    becomes a memref argument (a rank-0 memref for a scalar), and every
+    result a memref out-parameter that the caller allocates, so the driver
+    passes each value as a pointer to a memref descriptor through
+    `_mlir_ciface__pcc_entry` and owns all buffers. The entry function itself
+    becomes private.
+
+    ```mlir
+    // before
+    func.func @main(%a: tensor<4x3xf32>, %s: f32) -> tensor<4xf32>
+    // after
+    func.func private @main(%a: tensor<4x3xf32>, %s: f32) -> tensor<4xf32>
+    func.func @_pcc_entry(%a: memref<4x3xf32>, %s: memref<f32>,
+                          %r0: memref<4xf32>)
+        attributes {llvm.emit_c_interface} {
+      // to_tensor / memref.load the arguments, call @main,
+      // materialize_in_destination / memref.store the results
+    }
+    ```
+  }];
+  let options = [
+    Option<"entry", "entry", "std::string", /*default=*/"\"main\"",
+           "The entry function to wrap">,
+  ];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::func::FuncDialect"];
+}
+
 #endif // PCC_TRANSFORMS_PASSES_TD

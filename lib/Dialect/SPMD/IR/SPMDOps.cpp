@@ -65,6 +65,13 @@ static LogicalResult verifyDeviceValueType(Operation *op, Type type,
   return diag;
 }
 
+/// The axes an op inside pmaps (or inside a device function that pcc
+/// outlined from them) can name, with their sizes, outermost first.
+struct AxesInScope {
+  SmallVector<StringAttr> names;
+  SmallVector<int64_t> sizes;
+};
+
 /// The spmd.pmap ops around `op`, innermost first.
 static SmallVector<PmapOp> getEnclosingPmaps(Operation *op) {
   SmallVector<PmapOp> pmaps;
@@ -74,12 +81,35 @@ static SmallVector<PmapOp> getEnclosingPmaps(Operation *op) {
   return pmaps;
 }
 
+static AxesInScope getAxesInScope(Operation *op) {
+  AxesInScope scope;
+  // Outlined device functions carry their grid as attributes.
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    auto axes = parent->getAttrOfType<ArrayAttr>(kGridAxesAttrName);
+    auto sizes = parent->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName);
+    if (!axes || !sizes || axes.size() != sizes.size())
+      continue;
+    for (auto [name, size] : llvm::zip(axes, sizes.asArrayRef())) {
+      scope.names.push_back(cast<StringAttr>(name));
+      scope.sizes.push_back(size);
+    }
+    break;
+  }
+  for (PmapOp pmap : llvm::reverse(getEnclosingPmaps(op))) {
+    scope.names.push_back(pmap.getAxisNameAttr());
+    scope.sizes.push_back(pmap.getAxisSize());
+  }
+  return scope;
+}
+
 /// Checks the axis names of an AxisOpInterface op: at least one, no repeats,
-/// each bound by an enclosing spmd.pmap. Returns the number of devices in the
-/// group the op spans (the product of the named axes' sizes).
+/// each bound by an enclosing spmd.pmap (or the grid of the device function
+/// it was outlined into). Returns the number of devices in the group the op
+/// spans (the product of the named axes' sizes).
 static FailureOr<int64_t> verifyAxisNames(Operation *op, ArrayAttr names) {
-  SmallVector<PmapOp> pmaps = getEnclosingPmaps(op);
-  if (pmaps.empty())
+  AxesInScope scope = getAxesInScope(op);
+  if (scope.names.empty())
     return op->emitOpError()
            << "must be inside an 'spmd.pmap': it runs across the devices of "
               "a pmap axis";
@@ -91,31 +121,34 @@ static FailureOr<int64_t> verifyAxisNames(Operation *op, ArrayAttr names) {
     auto name = cast<StringAttr>(attr);
     if (llvm::is_contained(names.getValue().take_front(index), name))
       return op->emitOpError() << "names axis " << name << " twice";
-    auto *binder = llvm::find_if(
-        pmaps, [&](PmapOp pmap) { return pmap.getAxisNameAttr() == name; });
-    if (binder == pmaps.end()) {
+    auto *binder = llvm::find(scope.names, name);
+    if (binder == scope.names.end()) {
       InFlightDiagnostic diag = op->emitOpError()
                                 << "unbound axis name " << name
                                 << "; axes in scope: ";
-      llvm::interleaveComma(llvm::reverse(pmaps), diag, [&](PmapOp pmap) {
-        diag << pmap.getAxisNameAttr();
-      });
+      llvm::interleaveComma(scope.names, diag,
+                            [&](StringAttr axis) { diag << axis; });
       return diag;
     }
-    if (llvm::MulOverflow(groupSize, binder->getAxisSize(), groupSize))
+    int64_t size = scope.sizes[binder - scope.names.begin()];
+    if (llvm::MulOverflow(groupSize, size, groupSize))
       return op->emitOpError() << "spans more devices than fit in 64 bits";
   }
   return groupSize;
 }
 
 int64_t pcc::spmd::getGroupSize(AxisOpInterface op) {
-  SmallVector<PmapOp> pmaps = getEnclosingPmaps(op);
-  int64_t groupSize = 1;
+  FailureOr<int64_t> size = verifyAxisNames(op, op.getAxisNames());
+  assert(succeeded(size) && "expected a verified op");
+  return *size;
+}
+
+SmallVector<int64_t> pcc::spmd::getAxisPositions(AxisOpInterface op) {
+  AxesInScope scope = getAxesInScope(op);
+  SmallVector<int64_t> positions;
   for (Attribute name : op.getAxisNames())
-    for (PmapOp pmap : pmaps)
-      if (pmap.getAxisNameAttr() == name)
-        groupSize *= pmap.getAxisSize();
-  return groupSize;
+    positions.push_back(llvm::find(scope.names, name) - scope.names.begin());
+  return positions;
 }
 
 /// Parses `"i"` or `["i", "j"]`.
@@ -461,6 +494,21 @@ LogicalResult AllGatherOp::verify() {
 
 LogicalResult AxisIndexOp::verify() {
   return verifyAxisNames(*this, getAxisNames());
+}
+
+//===----------------------------------------------------------------------===//
+// LaunchOp
+//===----------------------------------------------------------------------===//
+
+void LaunchOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  // Devices read every buffer and write their parts of the outputs; which
+  // buffers are outputs is the callee's business, so claim both on all.
+  for (OpOperand &buffer : getBuffersMutable()) {
+    effects.emplace_back(MemoryEffects::Read::get(), &buffer);
+    effects.emplace_back(MemoryEffects::Write::get(), &buffer);
+  }
 }
 
 #define GET_OP_CLASSES

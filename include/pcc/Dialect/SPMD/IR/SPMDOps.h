@@ -22,6 +22,11 @@
 namespace pcc::spmd {
 class YieldOp;
 
+/// The attributes with which a device function outlined from pmaps names its
+/// grid: axis names outermost first, and their sizes.
+inline constexpr llvm::StringLiteral kGridAxesAttrName = "spmd.grid_axes";
+inline constexpr llvm::StringLiteral kGridSizesAttrName = "spmd.grid_sizes";
+
 /// Whether `type` is an element type that collectives and pmap operands
 /// accept (SPEC §3): i8, i16, i32, i64, f16, bf16, f32, f64, and i1 where
 /// `allowI1` is set (all_gather only).
@@ -35,6 +40,10 @@ namespace pcc::spmd {
 /// The number of devices a verified collective or axis_index spans: the
 /// product of the sizes of the axes it names.
 int64_t getGroupSize(AxisOpInterface op);
+
+/// The positions, in the grid of axes in scope (outermost first), of the axes
+/// a verified collective or axis_index names, in the order it names them.
+llvm::SmallVector<int64_t> getAxisPositions(AxisOpInterface op);
 } // namespace pcc::spmd
 
 #endif // PCC_DIALECT_SPMD_IR_SPMDOPS_H

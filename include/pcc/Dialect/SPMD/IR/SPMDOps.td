@@ -60,6 +60,10 @@ def SPMD_Dialect : Dialect {
 class SPMD_Op<string mnemonic, list<Trait> traits = []>
     : Op<SPMD_Dialect, mnemonic, traits>;
 
+// After outlining, a device function names its grid in two attributes
+// instead of enclosing pmaps: `spmd.grid_axes` (axis names, outermost first)
+// and `spmd.grid_sizes` (their sizes).
+
 //===----------------------------------------------------------------------===//
 // Interfaces
 //===----------------------------------------------------------------------===//
@@ -292,6 +296,34 @@ def SPMD_AxisIndexOp : SPMD_Op<"axis_index", [
     custom<AxisNames>($axis_names) attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Ops that pcc's lowering creates
+//===----------------------------------------------------------------------===//
+
+def SPMD_LaunchOp : SPMD_Op<"launch", [
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Run an outlined pmap body on every device (created by pcc)";
+  let description = [{
+    Calls the device function `callee` once on each of `devices` devices,
+    concurrently, and returns when all calls have returned. The callee is a
+    `func.func` that `spmd-outline-pmaps` made from a pmap body: it takes the
+    device's linear index (`i64`) followed by the buffers, and carries the
+    device grid in its `spmd.grid_axes` and `spmd.grid_sizes` attributes.
+    Every device reads the same buffers and writes its own part of the
+    output buffers.
+
+    ```mlir
+    spmd.launch @main_pmap0 devices 4 (%data, %out)
+        : memref<4x3xi32>, memref<4xi32>
+    ```
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee, I64Attr:$devices,
+                       Variadic<AnyMemRef>:$buffers);
+  let assemblyFormat = [{
+    $callee `devices` $devices `(` $buffers `)` attr-dict `:` type($buffers)
+  }];
 }
 
 #endif // PCC_DIALECT_SPMD_IR_SPMDOPS_TD

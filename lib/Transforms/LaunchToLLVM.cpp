@@ -1,0 +1,143 @@
+//===- LaunchToLLVM.cpp - spmd.launch as a pcc runtime call --------------===//
+//
+// Lowers spmd.launch, after everything else reached the LLVM dialect, to a
+// call of pcc_run_devices with a thunk that unpacks the buffers and calls the
+// device function's C interface.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Transforms/Passes.h"
+
+#include "pcc/Dialect/SPMD/IR/SPMDOps.h"
+
+#include "mlir/Conversion/LLVMCommon/Pattern.h"
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Transforms/DialectConversion.h"
+
+namespace pcc {
+#define GEN_PASS_DEF_SPMDLAUNCHTOLLVM
+#include "pcc/Transforms/Passes.h.inc"
+} // namespace pcc
+
+using namespace mlir;
+using namespace pcc::spmd;
+
+static constexpr llvm::StringLiteral kRunDevices = "pcc_run_devices";
+
+/// The function `name` of `type`, declared at the start of `module` if it is
+/// not there yet.
+static LLVM::LLVMFuncOp getOrDeclare(ModuleOp module, StringRef name,
+                                     LLVM::LLVMFunctionType type) {
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
+}
+
+/// `void @<callee>_thunk(ptr args, i64 device)`: loads one descriptor pointer
+/// per buffer from `args` and calls `_mlir_ciface_<callee>(device, ...)`.
+static LLVM::LLVMFuncOp getOrCreateThunk(ModuleOp module, StringRef callee,
+                                         unsigned numBuffers) {
+  std::string name = (callee + "_thunk").str();
+  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
+    return existing;
+  MLIRContext *context = module.getContext();
+  Location loc = module.getLoc();
+  auto ptrType = LLVM::LLVMPointerType::get(context);
+  auto i64Type = IntegerType::get(context, 64);
+  auto voidType = LLVM::LLVMVoidType::get(context);
+
+  SmallVector<Type> calleeArgs{i64Type};
+  calleeArgs.append(numBuffers, ptrType);
+  LLVM::LLVMFuncOp target =
+      getOrDeclare(module, ("_mlir_ciface_" + callee).str(),
+                   LLVM::LLVMFunctionType::get(voidType, calleeArgs));
+
+  OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
+  auto thunk = LLVM::LLVMFuncOp::create(
+      builder, loc, name,
+      LLVM::LLVMFunctionType::get(voidType, {ptrType, i64Type}));
+  Block *entry = thunk.addEntryBlock(builder);
+  builder.setInsertionPointToStart(entry);
+  SmallVector<Value> args{entry->getArgument(1)};
+  for (unsigned index = 0; index < numBuffers; ++index) {
+    Value slot = LLVM::GEPOp::create(
+        builder, loc, ptrType, ptrType, entry->getArgument(0),
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+    args.push_back(LLVM::LoadOp::create(builder, loc, ptrType, slot));
+  }
+  LLVM::CallOp::create(builder, loc, target, args);
+  LLVM::ReturnOp::create(builder, loc, ValueRange{});
+  return thunk;
+}
+
+namespace {
+struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
+  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+
+  LogicalResult
+  matchAndRewrite(LaunchOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    auto module = op->getParentOfType<ModuleOp>();
+    Location loc = op.getLoc();
+    MLIRContext *context = op.getContext();
+    auto ptrType = LLVM::LLVMPointerType::get(context);
+    auto i64Type = rewriter.getI64Type();
+    unsigned numBuffers = adaptor.getBuffers().size();
+
+    // Created before the conversion started (see runOnOperation).
+    auto thunk = module.lookupSymbol<LLVM::LLVMFuncOp>(
+        (op.getCallee() + "_thunk").str());
+    auto runDevices = module.lookupSymbol<LLVM::LLVMFuncOp>(kRunDevices);
+
+    // One stack slot per descriptor, and an array of pointers to them.
+    Value one = LLVM::ConstantOp::create(rewriter, loc, i64Type, 1);
+    Value array = LLVM::AllocaOp::create(
+        rewriter, loc, ptrType, LLVM::LLVMArrayType::get(ptrType, numBuffers),
+        one);
+    for (auto [index, descriptor] : llvm::enumerate(adaptor.getBuffers())) {
+      Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrType,
+                                          descriptor.getType(), one);
+      LLVM::StoreOp::create(rewriter, loc, descriptor, slot);
+      Value element = LLVM::GEPOp::create(
+          rewriter, loc, ptrType, ptrType, array,
+          ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(index)});
+      LLVM::StoreOp::create(rewriter, loc, slot, element);
+    }
+    Value body = LLVM::AddressOfOp::create(rewriter, loc, thunk);
+    Value devices =
+        LLVM::ConstantOp::create(rewriter, loc, i64Type, op.getDevices());
+    LLVM::CallOp::create(rewriter, loc, runDevices,
+                         ValueRange{devices, body, array});
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct SPMDLaunchToLLVMPass
+    : public pcc::impl::SPMDLaunchToLLVMBase<SPMDLaunchToLLVMPass> {
+  void runOnOperation() override {
+    MLIRContext *context = &getContext();
+    ModuleOp module = getOperation();
+    // Module-level functions first: patterns only rewrite the launches.
+    auto ptrType = LLVM::LLVMPointerType::get(context);
+    auto i64Type = IntegerType::get(context, 64);
+    module.walk([&](LaunchOp op) {
+      getOrCreateThunk(module, op.getCallee(), op.getBuffers().size());
+      getOrDeclare(module, kRunDevices,
+                   LLVM::LLVMFunctionType::get(IntegerType::get(context, 32),
+                                               {i64Type, ptrType, ptrType}));
+    });
+    LLVMTypeConverter converter(context);
+    RewritePatternSet patterns(context);
+    patterns.add<LaunchOpLowering>(converter);
+    ConversionTarget target(*context);
+    target.addIllegalOp<LaunchOp>();
+    target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

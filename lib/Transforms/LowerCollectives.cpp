@@ -1,0 +1,257 @@
+//===- LowerCollectives.cpp - collectives as pcc runtime calls -----------===//
+//
+// In device functions (made by spmd-outline-pmaps), replaces axis_index by
+// arithmetic on the device index and each collective by a call into the pcc
+// runtime on buffers. The runtime takes memrefs through MLIR's C interface
+// (pcc_runtime.h's pcc_mlir_* shims), so that bufferization and buffer
+// deallocation see every use of every buffer.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Transforms/Passes.h"
+
+#include "pcc/Dialect/SPMD/IR/SPMDOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace pcc {
+#define GEN_PASS_DEF_SPMDLOWERCOLLECTIVES
+#include "pcc/Transforms/Passes.h.inc"
+} // namespace pcc
+
+using namespace mlir;
+using namespace pcc::spmd;
+
+/// The reduction codes of pcc_runtime.h.
+enum : int32_t { kSum = 0, kMax = 1, kMin = 2 };
+
+namespace {
+/// Rewrites the axis_index ops and collectives of one device function.
+class CollectiveLowering {
+public:
+  CollectiveLowering(func::FuncOp function, ModuleOp module,
+                     SymbolTable &symbols)
+      : function(function), module(module), symbols(symbols),
+        sizes(function->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName)
+                  .asArrayRef()) {}
+
+  void run();
+
+private:
+  Value lowerAxisIndex(OpBuilder &builder, AxisIndexOp op);
+  Value lowerCollective(OpBuilder &builder, AxisOpInterface op);
+  /// This device's coordinate along grid axis `axis`.
+  Value getCoordinate(OpBuilder &builder, Location loc, int64_t axis);
+  /// Declares (once) the runtime function `name` with the given argument
+  /// types, for calls through the C interface.
+  func::FuncOp getRuntimeFunction(StringRef name, TypeRange argTypes);
+
+  func::FuncOp function;
+  ModuleOp module;
+  SymbolTable &symbols;
+  ArrayRef<int64_t> sizes;
+  Value device;      // i64, the function's first argument
+  Value deviceIndex; // the same, as an index
+  Value gridDims;    // memref<*xi64> holding `sizes`
+};
+} // namespace
+
+void CollectiveLowering::run() {
+  Location loc = function.getLoc();
+  OpBuilder builder(function.getBody());
+  device = function.getArgument(0);
+  deviceIndex =
+      arith::IndexCastOp::create(builder, loc, builder.getIndexType(), device);
+
+  // The grid's sizes, as a constant global the runtime reads.
+  OpBuilder moduleBuilder(function);
+  auto gridType = MemRefType::get({static_cast<int64_t>(sizes.size())},
+                                  builder.getI64Type());
+  auto global = memref::GlobalOp::create(
+      moduleBuilder, loc, (function.getSymName() + "_grid").str(),
+      moduleBuilder.getStringAttr("private"), gridType,
+      DenseElementsAttr::get(
+          RankedTensorType::get(gridType.getShape(), builder.getI64Type()),
+          sizes),
+      /*constant=*/true, /*alignment=*/IntegerAttr());
+  symbols.insert(global);
+  Value grid =
+      memref::GetGlobalOp::create(builder, loc, gridType, global.getSymName());
+  gridDims = memref::CastOp::create(
+      builder, loc, UnrankedMemRefType::get(builder.getI64Type(), 0), grid);
+
+  SmallVector<AxisOpInterface> ops;
+  function.walk([&](AxisOpInterface op) { ops.push_back(op); });
+  for (AxisOpInterface op : ops) {
+    builder.setInsertionPoint(op);
+    Value replacement =
+        isa<AxisIndexOp>(op)
+            ? lowerAxisIndex(builder, cast<AxisIndexOp>(op.getOperation()))
+            : lowerCollective(builder, op);
+    op->getResult(0).replaceAllUsesWith(replacement);
+    op->erase();
+  }
+}
+
+Value CollectiveLowering::getCoordinate(OpBuilder &builder, Location loc,
+                                        int64_t axis) {
+  int64_t stride = 1;
+  for (int64_t size : sizes.drop_front(axis + 1))
+    stride *= size;
+  Value strideValue = arith::ConstantIndexOp::create(builder, loc, stride);
+  Value sizeValue = arith::ConstantIndexOp::create(builder, loc, sizes[axis]);
+  Value quotient =
+      arith::DivUIOp::create(builder, loc, deviceIndex, strideValue);
+  return arith::RemUIOp::create(builder, loc, quotient, sizeValue);
+}
+
+Value CollectiveLowering::lowerAxisIndex(OpBuilder &builder, AxisIndexOp op) {
+  // Row-major over the named axes, in the order they are named.
+  Location loc = op.getLoc();
+  Value linear;
+  for (int64_t axis : getAxisPositions(op)) {
+    Value coordinate = getCoordinate(builder, loc, axis);
+    if (!linear) {
+      linear = coordinate;
+      continue;
+    }
+    Value size = arith::ConstantIndexOp::create(builder, loc, sizes[axis]);
+    linear = arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, linear, size),
+        coordinate);
+  }
+  return linear;
+}
+
+func::FuncOp CollectiveLowering::getRuntimeFunction(StringRef name,
+                                                    TypeRange argTypes) {
+  if (auto existing = symbols.lookup<func::FuncOp>(name))
+    return existing;
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  auto declaration = func::FuncOp::create(
+      builder, module.getLoc(), name, builder.getFunctionType(argTypes, {}));
+  declaration.setPrivate();
+  declaration->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
+  symbols.insert(declaration);
+  return declaration;
+}
+
+/// A fresh buffer of `type` (identity layout).
+static Value allocate(OpBuilder &builder, Location loc, ShapedType type) {
+  return memref::AllocOp::create(
+      builder, loc, MemRefType::get(type.getShape(), type.getElementType()));
+}
+
+Value CollectiveLowering::lowerCollective(OpBuilder &builder,
+                                          AxisOpInterface op) {
+  Location loc = op.getLoc();
+  Value input = op->getOperand(0);
+  Type elementType = getElementTypeOrSelf(input.getType());
+  bool scalar = !isa<RankedTensorType>(input.getType());
+  if (scalar)
+    input = tensor::FromElementsOp::create(
+        builder, loc, RankedTensorType::get({}, elementType), input);
+  auto inputType = cast<RankedTensorType>(input.getType());
+
+  int64_t mask = 0;
+  for (int64_t axis : getAxisPositions(op))
+    mask |= int64_t(1) << axis;
+  Value maskValue = arith::ConstantIntOp::create(builder, loc, mask, 64);
+  auto unranked = [&](Value buffer) -> Value {
+    return memref::CastOp::create(
+        builder, loc, UnrankedMemRefType::get(elementType, 0), buffer);
+  };
+  Value inputBuffer = bufferization::ToBufferOp::create(
+      builder, loc,
+      MemRefType::get(inputType.getShape(), inputType.getElementType()), input,
+      /*read_only=*/true);
+
+  std::string suffix;
+  llvm::raw_string_ostream(suffix) << elementType;
+
+  if (auto gather = dyn_cast<AllGatherOp>(op.getOperation())) {
+    int64_t groupSize = getGroupSize(op);
+    SmallVector<int64_t> stackedShape{groupSize};
+    llvm::append_range(stackedShape, inputType.getShape());
+    auto stackedType = RankedTensorType::get(stackedShape, elementType);
+    Value output = allocate(builder, loc, stackedType);
+    Value args[] = {device, gridDims, maskValue, unranked(inputBuffer),
+                    unranked(output)};
+    func::CallOp::create(builder, loc,
+                         getRuntimeFunction("pcc_mlir_all_gather_" + suffix,
+                                            ValueRange(args).getTypes()),
+                         args);
+    Value result = bufferization::ToTensorOp::create(builder, loc, stackedType,
+                                                     output, /*restrict=*/true,
+                                                     /*writable=*/true);
+
+    // The runtime stacks at dimension 0: move it to `axis`, then merge it
+    // with the next dimension for `tiled`.
+    int64_t axis = gather.getAxis();
+    if (axis != 0) {
+      SmallVector<int64_t> permutation, shape;
+      for (int64_t dim = 0; dim <= inputType.getRank(); ++dim)
+        permutation.push_back(dim < axis ? dim + 1 : dim == axis ? 0 : dim);
+      for (int64_t dim : permutation)
+        shape.push_back(stackedShape[dim]);
+      Value init = tensor::EmptyOp::create(builder, loc, shape, elementType);
+      result =
+          linalg::TransposeOp::create(builder, loc, result, init, permutation)
+              ->getResult(0);
+    }
+    if (gather.getTiled()) {
+      SmallVector<ReassociationIndices> groups;
+      for (int64_t dim = 0; dim <= inputType.getRank(); ++dim) {
+        if (dim == axis + 1)
+          groups.back().push_back(dim);
+        else
+          groups.push_back({dim});
+      }
+      result = tensor::CollapseShapeOp::create(builder, loc, gather.getType(),
+                                               result, groups);
+    }
+    return result;
+  }
+
+  int32_t reduction = isa<PsumOp>(op) ? kSum : isa<PmaxOp>(op) ? kMax : kMin;
+  Value reductionValue =
+      arith::ConstantIntOp::create(builder, loc, reduction, 32);
+  Value output = allocate(builder, loc, inputType);
+  Value args[] = {device,
+                  gridDims,
+                  maskValue,
+                  reductionValue,
+                  unranked(inputBuffer),
+                  unranked(output)};
+  func::CallOp::create(builder, loc,
+                       getRuntimeFunction("pcc_mlir_all_reduce_" + suffix,
+                                          ValueRange(args).getTypes()),
+                       args);
+  Value result = bufferization::ToTensorOp::create(
+      builder, loc, inputType, output, /*restrict=*/true, /*writable=*/true);
+  if (scalar)
+    result = tensor::ExtractOp::create(builder, loc, result, ValueRange{});
+  return result;
+}
+
+namespace {
+struct SPMDLowerCollectivesPass
+    : public pcc::impl::SPMDLowerCollectivesBase<SPMDLowerCollectivesPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    SmallVector<func::FuncOp> devices;
+    for (auto function : module.getOps<func::FuncOp>())
+      if (function->hasAttr(kGridSizesAttrName))
+        devices.push_back(function);
+    for (func::FuncOp function : devices)
+      CollectiveLowering(function, module, symbols).run();
+  }
+};
+} // namespace

@@ -1,0 +1,51 @@
+// RUN: pcc-opt %s --spmd-lower-collectives | FileCheck %s
+
+// A device function as spmd-outline-pmaps makes it, on a 2 x 3 grid.
+// CHECK-DAG: memref.global "private" constant @device_grid : memref<2xi64> = dense<[2, 3]>
+// CHECK-DAG: func.func private @pcc_mlir_all_gather_f32(i64, memref<*xi64>, i64, memref<*xf32>, memref<*xf32>) attributes {llvm.emit_c_interface}
+// CHECK-DAG: func.func private @pcc_mlir_all_reduce_f32(i64, memref<*xi64>, i64, i32, memref<*xf32>, memref<*xf32>) attributes {llvm.emit_c_interface}
+
+// CHECK-LABEL: func private @device
+// CHECK-SAME: (%[[DEV:.*]]: i64
+func.func private @device(%device: i64, %x: tensor<4x2xf32>, %s: f32)
+    -> (index, tensor<4x2xf32>, f32, tensor<4x6x2xf32>, tensor<4x6xf32>)
+    attributes {spmd.grid_axes = ["i", "j"], spmd.grid_sizes = array<i64: 2, 3>} {
+  // CHECK: %[[D:.*]] = arith.index_cast %[[DEV]] : i64 to index
+  // CHECK: %[[GRID:.*]] = memref.get_global @device_grid
+  // CHECK: %[[DIMS:.*]] = memref.cast %[[GRID]] : memref<2xi64> to memref<*xi64>
+
+  // Linear index over ["j", "i"]: j * 2 + i.
+  // CHECK: %[[JQ:.*]] = arith.divui %[[D]], %c1
+  // CHECK: %[[J:.*]] = arith.remui %[[JQ]], %c3
+  // CHECK: %[[IQ:.*]] = arith.divui %[[D]], %c3
+  // CHECK: %[[I:.*]] = arith.remui %[[IQ]], %c2
+  // CHECK: %[[JS:.*]] = arith.muli %[[J]], %c2
+  // CHECK: arith.addi %[[JS]], %[[I]]
+  %k = spmd.axis_index ["j", "i"] : index
+
+  // psum over "j" (grid axis 1: mask 2), sum = reduction 0.
+  // CHECK: %[[IN:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4x2xf32> to memref<4x2xf32>
+  // CHECK: %[[OUT:.*]] = memref.alloc() : memref<4x2xf32>
+  // CHECK: call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c2_i64, %c0_i32, %{{.*}}, %{{.*}})
+  // CHECK: bufferization.to_tensor %[[OUT]] restrict writable
+  %sum = spmd.psum %x over "j" : tensor<4x2xf32>
+
+  // A scalar pmin over both axes goes through a rank-0 tensor.
+  // CHECK: tensor.from_elements %{{.*}} : tensor<f32>
+  // CHECK: call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c3_i64, %c2_i32
+  // CHECK: tensor.extract %{{.*}}[] : tensor<f32>
+  %min = spmd.pmin %s over ["i", "j"] : f32
+
+  // all_gather axis 1: stack at 0, then transpose.
+  // CHECK: %[[G:.*]] = memref.alloc() : memref<6x4x2xf32>
+  // CHECK: call @pcc_mlir_all_gather_f32(%[[DEV]], %[[DIMS]], %c3_i64
+  // CHECK: %[[GT:.*]] = bufferization.to_tensor %[[G]]
+  // CHECK: linalg.transpose ins(%[[GT]] : tensor<6x4x2xf32>) outs(%{{.*}} : tensor<4x6x2xf32>) permutation = [1, 0, 2]
+  %g = spmd.all_gather %x over ["i", "j"] axis 1 : tensor<4x2xf32> -> tensor<4x6x2xf32>
+
+  // tiled along axis 1: transpose, then merge dims 1 and 2.
+  // CHECK: linalg.transpose ins(%{{.*}} : tensor<3x4x2xf32>) outs(%{{.*}} : tensor<4x3x2xf32>) permutation = [1, 0, 2]
+  // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<4x3x2xf32> into tensor<4x6xf32>
+  %t = spmd.all_gather %x over "j" axis 1 tiled : tensor<4x2xf32> -> tensor<4x6xf32>
+  return %k, %sum, %min, %g, %t : index, tensor<4x2xf32>, f32, tensor<4x6x2xf32>, tensor<4x6xf32>
+}

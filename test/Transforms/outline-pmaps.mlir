@@ -1,0 +1,66 @@
+// RUN: pcc-opt %s --spmd-outline-pmaps | FileCheck %s
+
+// The pmap becomes a launch of a device function over buffers.
+// CHECK-LABEL: func @simple
+// CHECK-SAME: (%[[A:.*]]: tensor<4x3xf32>, %[[W:.*]]: f32)
+// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[A]] read_only : tensor<4x3xf32> to memref<4x3xf32>
+// CHECK: %[[SCALAR:.*]] = memref.alloca() : memref<f32>
+// CHECK: memref.store %[[W]], %[[SCALAR]][]
+// CHECK: %[[OUT:.*]] = memref.alloc() : memref<4x3xf32>
+// CHECK: spmd.launch @simple_pmap devices 4(%[[IN]], %[[SCALAR]], %[[OUT]])
+// CHECK: %[[R:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK: return %[[R]]
+func.func @simple(%a: tensor<4x3xf32>, %w: f32) -> tensor<4x3xf32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<4x3xf32>) -> (tensor<4x3xf32>) {
+    %s = spmd.psum %x over "i" : tensor<3xf32>
+    %e = tensor.empty() : tensor<3xf32>
+    %f = linalg.fill ins(%w : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+    %y = arith.addf %s, %f : tensor<3xf32>
+    spmd.yield %y : tensor<3xf32>
+  }
+  return %r : tensor<4x3xf32>
+}
+
+// CHECK-LABEL: func private @simple_pmap
+// CHECK-SAME: (%[[DEV:.*]]: i64, %[[A:.*]]: memref<4x3xf32>, %[[W:.*]]: memref<f32>, %[[O:.*]]: memref<4x3xf32>)
+// CHECK-SAME: llvm.emit_c_interface, spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>
+// CHECK: %[[I:.*]] = spmd.axis_index "i" : index
+// CHECK: %[[T:.*]] = bufferization.to_tensor %[[A]] restrict : memref<4x3xf32>
+// CHECK: %[[X:.*]] = tensor.extract_slice %[[T]][%[[I]], 0] [1, 3] [1, 1] : tensor<4x3xf32> to tensor<3xf32>
+// CHECK: memref.load %[[W]][]
+// CHECK: spmd.psum %[[X]] over "i"
+// CHECK: %[[SLICE:.*]] = memref.subview %[[O]][%[[I]], 0] [1, 3] [1, 1]
+// CHECK: bufferization.materialize_in_destination %{{.*}} in restrict writable %[[SLICE]]
+// CHECK: return
+
+
+// A nested pmap is flattened: its operands are sliced at its axis index,
+// its results gathered over its axis, and only devices with inner index 0
+// write the outer result.
+// CHECK-LABEL: func @nested
+// CHECK: spmd.launch @nested_pmap devices 6
+func.func @nested(%a: tensor<2x3xi32>) -> tensor<2x3xi32> {
+  %r = spmd.pmap "i" (%row = %a : tensor<2x3xi32>) -> (tensor<2x3xi32>) {
+    %s = spmd.pmap "j" (%x = %row : tensor<3xi32>) -> (tensor<3xi32>) {
+      %t = spmd.psum %x over ["i", "j"] : tensor<i32>
+      spmd.yield %t : tensor<i32>
+    }
+    spmd.yield %s : tensor<3xi32>
+  }
+  return %r : tensor<2x3xi32>
+}
+
+// CHECK-LABEL: func private @nested_pmap
+// CHECK-SAME: spmd.grid_axes = ["i", "j"], spmd.grid_sizes = array<i64: 2, 3>
+// CHECK: %[[I:.*]] = spmd.axis_index "i" : index
+// CHECK: %[[ROW:.*]] = tensor.extract_slice %{{.*}}[%[[I]], 0] [1, 3] [1, 1] : tensor<2x3xi32> to tensor<3xi32>
+// CHECK: %[[J:.*]] = spmd.axis_index "j" : index
+// CHECK: %[[X:.*]] = tensor.extract_slice %[[ROW]][%[[J]]] [1] [1] : tensor<3xi32> to tensor<i32>
+// CHECK: %[[T:.*]] = spmd.psum %[[X]] over ["i", "j"] : tensor<i32>
+// CHECK: %[[G:.*]] = spmd.all_gather %[[T]] over "j" : tensor<i32> -> tensor<3xi32>
+// CHECK: %[[INNER:.*]] = spmd.axis_index "j" : index
+// CHECK: %[[WRITER:.*]] = arith.cmpi eq, %[[INNER]], %{{.*}} : index
+// CHECK: scf.if %[[WRITER]] {
+// CHECK:   bufferization.materialize_in_destination %[[G]]
+// CHECK: }
+// CHECK: return
