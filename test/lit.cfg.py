@@ -16,7 +16,7 @@ config.test_exec_root = os.path.join(config.pcc_obj_root, "test")
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 llvm_config.add_tool_substitutions(
-    ["pcc-opt"], [config.pcc_tools_dir])
+    ["pcc-opt", "pcc"], [config.pcc_tools_dir])
 
 config.substitutions.append(("%pcc_src", config.pcc_src_root))
 config.substitutions.append(("%pcc_obj", config.pcc_obj_root))

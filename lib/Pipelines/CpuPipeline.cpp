@@ -66,6 +66,9 @@ void pcc::buildCpuPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   bufferization::buildBufferDeallocationPipeline(pm);
+  // Deallocation leaves bufferization.clone where a function returns a
+  // buffer it does not own (a constant, an argument).
+  pm.addPass(createConvertBufferizationToMemRefPass());
 
   // Buffers to the LLVM dialect.
   pm.addPass(createConvertLinalgToLoopsPass());
@@ -99,6 +102,19 @@ void pcc::registerDialects(DialectRegistry &registry) {
 }
 
 void pcc::registerPipelines() {
+  // The upstream passes the pipelines use, so that pcc-opt can run any
+  // stage on its own.
+  registerConvertElementwiseToLinalgPass();
+  registerConvertLinalgToLoopsPass();
+  bufferization::registerOneShotBufferizePass();
+  bufferization::registerBufferizationPipelines();
+  memref::registerExpandStridedMetadataPass();
+  registerConvertBufferizationToMemRefPass();
+  registerLowerAffinePass();
+  registerSCFToControlFlowPass();
+  registerConvertToLLVMPass();
+  registerReconcileUnrealizedCastsPass();
+
   PassPipelineRegistration<CpuPipelineOptions>(
       "pcc-cpu-pipeline",
       "Lower an spmd program to the LLVM dialect for the host backend",

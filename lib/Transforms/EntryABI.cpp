@@ -86,8 +86,7 @@ void PCCEntryABIPass::runOnOperation() {
     return signalPassFailure();
   }
   if (entryFunc.isExternal()) {
-    entryFunc.emitError() << "entry function @" << entry
-                          << " must have a body";
+    entryFunc.emitError() << "entry function @" << entry << " must have a body";
     return signalPassFailure();
   }
   if (module.lookupSymbol(kEntryWrapperName)) {

@@ -38,7 +38,7 @@ void buildCpuPipeline(mlir::OpPassManager &pm,
 /// interface and extension the pipelines need. pcc and pcc-opt share it.
 void registerDialects(mlir::DialectRegistry &registry);
 
-/// Registers `pcc-cpu-pipeline` for pcc-opt.
+/// Registers `pcc-cpu-pipeline` for pcc-opt, and each upstream pass it uses.
 void registerPipelines();
 
 } // namespace pcc

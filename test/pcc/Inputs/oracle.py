@@ -1,0 +1,335 @@
+"""End-to-end oracle for `pcc run` on the cpu backend.
+
+For every case below it writes an spmd program and random inputs as .npy
+files, computes the expected results with NumPy alone (an independent
+reference: sums in device order in the accumulation type the SPEC names,
+rounded once), runs `pcc run`, and compares the printed output with NumPy's
+own str() of the expected arrays, character for character.
+
+usage: oracle.py PCC [--filter SUBSTRING] [--keep DIR]
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+RNG = np.random.default_rng(20261202)
+
+# MLIR element type -> NumPy dtype. bf16 has no NumPy type: those cases feed
+# f32 data and convert inside the program (see bf16_round).
+DTYPES = {
+    "i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
+    "f16": np.float16, "f32": np.float32, "f64": np.float64,
+}
+INTS = ("i8", "i16", "i32", "i64")
+FLOATS = ("f16", "f32", "f64")
+
+
+def shape_str(shape, elem):
+    return "tensor<" + "".join(f"{d}x" for d in shape) + elem + ">"
+
+
+def random_array(shape, elem):
+    dtype = DTYPES[elem]
+    if elem in INTS:
+        info = np.iinfo(dtype)
+        # Full range, so that sums wrap.
+        return RNG.integers(info.min, info.max, size=shape, dtype=dtype,
+                            endpoint=True)
+    values = RNG.standard_normal(size=shape) * 100
+    return values.astype(dtype)
+
+
+def accumulate(arrays, elem, op):
+    """Combines per-device arrays in device order, as the runtime must."""
+    if op == "sum":
+        if elem in INTS:
+            # Two's complement wraparound: sum in uint64, view back.
+            total = np.zeros(arrays[0].shape, np.uint64)
+            with np.errstate(over="ignore"):
+                for a in arrays:
+                    total = total + a.astype(np.int64).astype(np.uint64)
+            return total.astype(DTYPES[elem])
+        acc_type = np.float32 if elem in ("f16", "f32") else np.float64
+        total = arrays[0].astype(acc_type)
+        for a in arrays[1:]:
+            total = (total + a.astype(acc_type)).astype(acc_type)
+        return total.astype(DTYPES[elem])
+    combine = np.maximum if op == "max" else np.minimum
+    result = arrays[0]
+    for a in arrays[1:]:
+        result = combine(result, a)
+    return result
+
+
+class Case:
+    def __init__(self, name, program, inputs, expected):
+        self.name, self.program = name, program
+        self.inputs, self.expected = inputs, expected
+
+
+def reduction_case(op, elem, devices, shape):
+    mnemonic = {"sum": "psum", "max": "pmax", "min": "pmin"}[op]
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    t_full, t_dev = shape_str(full, elem), shape_str(shape, elem)
+    program = f"""
+func.func @main(%a: {t_full}) -> {t_full} {{
+  %r = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_full}) {{
+    %s = spmd.{mnemonic} %x over "i" : {t_dev}
+    spmd.yield %s : {t_dev}
+  }}
+  return %r : {t_full}
+}}
+"""
+    total = accumulate(list(a), elem, op)
+    expected = np.stack([total] * devices)
+    return Case(f"{mnemonic}-{elem}-n{devices}-{'x'.join(map(str, shape))}",
+                program, [a], [expected])
+
+
+def pmean_case(elem, devices, shape):
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    t_full, t_dev = shape_str(full, elem), shape_str(shape, elem)
+    program = f"""
+func.func @main(%a: {t_full}) -> {t_full} {{
+  %r = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_full}) {{
+    %m = spmd.pmean %x over "i" : {t_dev}
+    spmd.yield %m : {t_dev}
+  }}
+  return %r : {t_full}
+}}
+"""
+    # JAX's definition: psum, then a division in the operand's type.
+    total = accumulate(list(a), elem, "sum")
+    mean = (total / DTYPES[elem](devices)).astype(DTYPES[elem])
+    return Case(f"pmean-{elem}-n{devices}", program, [a],
+                [np.stack([mean] * devices)])
+
+
+def all_gather_case(elem, devices, shape, axis, tiled):
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    t_full, t_dev = shape_str(full, elem), shape_str(shape, elem)
+    parts = list(a)
+    gathered = (np.concatenate(parts, axis=axis) if tiled
+                else np.stack(parts, axis=axis))
+    t_res = shape_str(gathered.shape, elem)
+    t_out = shape_str((devices,) + gathered.shape, elem)
+    attrs = (f" axis {axis}" if axis else "") + (" tiled" if tiled else "")
+    program = f"""
+func.func @main(%a: {t_full}) -> {t_out} {{
+  %r = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_out}) {{
+    %g = spmd.all_gather %x over "i"{attrs} : {t_dev} -> {t_res}
+    spmd.yield %g : {t_res}
+  }}
+  return %r : {t_out}
+}}
+"""
+    name = f"all_gather-{elem}-n{devices}-axis{axis}{'-tiled' if tiled else ''}"
+    return Case(name, program, [a], [np.stack([gathered] * devices)])
+
+
+def bf16_round(values):
+    """Rounds float32 values to the nearest bfloat16 (ties to even)."""
+    bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = (bits + 0x7FFF + ((bits >> 16) & 1)) & 0xFFFF0000
+    return rounded.astype(np.uint32).view(np.float32)
+
+
+def bf16_case(op, devices):
+    """bf16 has no NumPy dtype: f32 data goes in and comes out, converted
+    inside the program; the reduction itself runs on bf16."""
+    mnemonic = {"sum": "psum", "max": "pmax", "min": "pmin",
+                "mean": "pmean"}[op]
+    a = random_array((devices, 4), "f32")
+    program = f"""
+func.func @main(%a: tensor<{devices}x4xf32>) -> tensor<{devices}x4xf32> {{
+  %r = spmd.pmap "i" (%x = %a : tensor<{devices}x4xf32>) -> (tensor<{devices}x4xf32>) {{
+    %h = arith.truncf %x : tensor<4xf32> to tensor<4xbf16>
+    %s = spmd.{mnemonic} %h over "i" : tensor<4xbf16>
+    %f = arith.extf %s : tensor<4xbf16> to tensor<4xf32>
+    spmd.yield %f : tensor<4xf32>
+  }}
+  return %r : tensor<{devices}x4xf32>
+}}
+"""
+    parts = [bf16_round(row) for row in a]
+    if op in ("sum", "mean"):
+        total = parts[0]
+        for part in parts[1:]:
+            total = (total + part).astype(np.float32)
+        result = bf16_round(total)
+        if op == "mean":
+            result = bf16_round(result / np.float32(devices))
+    else:
+        result = accumulate(parts, "f32", op)
+    return Case(f"{mnemonic}-bf16-n{devices}", program, [a],
+                [np.stack([result] * devices)])
+
+
+def grid_case(elem, rows, cols):
+    """psum over each axis and both, pmax over the outer, and axis_index."""
+    a = random_array((rows, cols), elem)
+    t2 = shape_str((rows, cols), elem)
+    t1 = shape_str((cols,), elem)
+    t0 = shape_str((), elem)
+    i64_2 = shape_str((rows, cols), "i64")
+    i64_1 = shape_str((cols,), "i64")
+    program = f"""
+func.func @main(%a: {t2}) -> ({t2}, {t2}, {t2}, {t2}, {i64_2}, {i64_2}) {{
+  %r:6 = spmd.pmap "i" (%row = %a : {t2})
+      -> ({t2}, {t2}, {t2}, {t2}, {i64_2}, {i64_2}) {{
+    %s:6 = spmd.pmap "j" (%x = %row : {t1})
+        -> ({t1}, {t1}, {t1}, {t1}, {i64_1}, {i64_1}) {{
+      %row_sum = spmd.psum %x over "j" : {t0}
+      %col_sum = spmd.psum %x over "i" : {t0}
+      %total = spmd.psum %x over ["i", "j"] : {t0}
+      %col_max = spmd.pmax %x over "i" : {t0}
+      %ij = spmd.axis_index ["i", "j"] : index
+      %ji = spmd.axis_index ["j", "i"] : index
+      %ij64 = arith.index_cast %ij : index to i64
+      %ji64 = arith.index_cast %ji : index to i64
+      spmd.yield %row_sum, %col_sum, %total, %col_max, %ij64, %ji64
+          : {t0}, {t0}, {t0}, {t0}, i64, i64
+    }}
+    spmd.yield %s#0, %s#1, %s#2, %s#3, %s#4, %s#5
+        : {t1}, {t1}, {t1}, {t1}, {i64_1}, {i64_1}
+  }}
+  return %r#0, %r#1, %r#2, %r#3, %r#4, %r#5
+      : {t2}, {t2}, {t2}, {t2}, {i64_2}, {i64_2}
+}}
+"""
+    row_sum = np.stack([np.full(cols, accumulate(list(a[i]), elem, "sum"))
+                        for i in range(rows)])
+    col_sum = np.stack([accumulate(list(a[:, j]), elem, "sum")
+                        for j in range(cols)])
+    col_sum = np.stack([col_sum] * rows)
+    total = accumulate(list(a.reshape(-1)), elem, "sum")
+    total = np.full((rows, cols), total, DTYPES[elem])
+    col_max = np.stack([np.max(a, axis=0)] * rows)
+    ij = np.arange(rows * cols, dtype=np.int64).reshape(rows, cols)
+    ji = np.array([[j * rows + i for j in range(cols)] for i in range(rows)],
+                  dtype=np.int64)
+    return Case(f"grid-{elem}-{rows}x{cols}", program, [a],
+                [row_sum.astype(DTYPES[elem]), col_sum, total, col_max, ij, ji])
+
+
+def scalar_and_captured_case():
+    """Scalar yields, a captured tensor and a captured scalar argument."""
+    a = random_array((4,), "f32")
+    w = random_array((3,), "f32")
+    s = np.array(2.5, np.float32)
+    program = """
+func.func @main(%a: tensor<4xf32>, %w: tensor<3xf32>, %s: f32)
+    -> (tensor<4xf32>, tensor<4x3xf32>) {
+  %r:2 = spmd.pmap "i" (%x = %a : tensor<4xf32>) -> (tensor<4xf32>, tensor<4x3xf32>) {
+    %v = tensor.extract %x[] : tensor<f32>
+    %scaled = arith.mulf %v, %s : f32
+    %total = spmd.psum %scaled over "i" : f32
+    %e = tensor.empty() : tensor<3xf32>
+    %b = linalg.fill ins(%v : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+    %y = arith.addf %b, %w : tensor<3xf32>
+    spmd.yield %total, %y : f32, tensor<3xf32>
+  }
+  return %r#0, %r#1 : tensor<4xf32>, tensor<4x3xf32>
+}
+"""
+    total = accumulate([np.float32(v * s) for v in a], "f32", "sum")
+    y = np.stack([w + v for v in a]).astype(np.float32)
+    return Case("scalars-and-captured", program, [a, w, s],
+                [np.full(4, total, np.float32), y])
+
+
+def size_only_case(devices):
+    program = f"""
+func.func @main() -> tensor<{devices}xi64> {{
+  %r = spmd.pmap "i" size {devices} -> (tensor<{devices}xi64>) {{
+    %k = spmd.axis_index "i" : index
+    %v = arith.index_cast %k : index to i64
+    %s = spmd.psum %v over "i" : i64
+    %p = arith.muli %v, %s : i64
+    spmd.yield %p : i64
+  }}
+  return %r : tensor<{devices}xi64>
+}}
+"""
+    k = np.arange(devices, dtype=np.int64)
+    return Case(f"size-only-n{devices}", program, [], [k * k.sum()])
+
+
+def cases():
+    for elem in INTS + FLOATS:
+        for op in ("sum", "max", "min"):
+            yield reduction_case(op, elem, 4, (3,))
+    for devices in (1, 2, 3, 5, 8, 16):
+        yield reduction_case("sum", "f32", devices, (2, 3))
+    yield reduction_case("sum", "i32", 2, ())
+    yield reduction_case("max", "f64", 7, (1000,))
+    for elem in FLOATS:
+        yield pmean_case(elem, 4, (5,))
+    for op in ("sum", "max", "min", "mean"):
+        yield bf16_case(op, 5)
+    for elem in ("i8", "f16", "f32", "i64"):
+        yield all_gather_case(elem, 4, (3,), 0, False)
+    for axis in (0, 1, 2):
+        yield all_gather_case("f32", 3, (2, 4), axis, False)
+    for axis in (0, 1):
+        yield all_gather_case("i32", 3, (2, 4), axis, True)
+    yield all_gather_case("f64", 2, (), 0, False)
+    for elem in ("i32", "f32"):
+        yield grid_case(elem, 2, 3)
+    yield grid_case("i64", 4, 2)
+    yield scalar_and_captured_case()
+    for devices in (1, 4, 13):
+        yield size_only_case(devices)
+
+
+def run_case(pcc, case, workdir):
+    program = os.path.join(workdir, case.name + ".mlir")
+    with open(program, "w") as handle:
+        handle.write(case.program)
+    args = []
+    for index, value in enumerate(case.inputs):
+        path = os.path.join(workdir, f"{case.name}.arg{index}.npy")
+        np.save(path, value)
+        args.append(path)
+    proc = subprocess.run([pcc, "run", program] + args, capture_output=True,
+                          text=True, timeout=120)
+    expected = "".join(str(value) + "\n" for value in case.expected)
+    if proc.returncode != 0 or proc.stdout != expected:
+        return (f"FAIL {case.name}: exit {proc.returncode}\n"
+                f"--- expected\n{expected}--- got\n{proc.stdout}"
+                f"--- stderr\n{proc.stderr[-3000:]}")
+    return None
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("pcc")
+    parser.add_argument("--filter", default="")
+    parser.add_argument("--keep", help="write programs and inputs here")
+    options = parser.parse_args()
+    workdir = options.keep or tempfile.mkdtemp(prefix="pcc-oracle-")
+    os.makedirs(workdir, exist_ok=True)
+    failures, count = [], 0
+    for case in cases():
+        if options.filter not in case.name:
+            continue
+        count += 1
+        failure = run_case(options.pcc, case, workdir)
+        if failure:
+            failures.append(failure)
+    for failure in failures:
+        print(failure)
+    print(f"oracle: {count - len(failures)} passed, {len(failures)} failed")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,42 @@
+"""Checks examples/train_step.mlir against the same step in NumPy.
+
+usage: train_step.py PCC EXAMPLE WORKDIR
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+
+def main():
+    pcc, example, workdir = sys.argv[1:]
+    os.makedirs(workdir, exist_ok=True)
+    rng = np.random.default_rng(7)
+    w = rng.standard_normal((3, 2)).astype(np.float32)
+    xs = rng.standard_normal((4, 8, 3)).astype(np.float32)
+    ys = rng.standard_normal((4, 8, 2)).astype(np.float32)
+    paths = []
+    for name, value in (("w", w), ("xs", xs), ("ys", ys)):
+        paths.append(os.path.join(workdir, name + ".npy"))
+        np.save(paths[-1], value)
+    out = os.path.join(workdir, "out")
+    subprocess.run([pcc, "run", example, *paths, "--save-results=" + out],
+                   check=True, stdout=subprocess.DEVNULL)
+    got = np.load(os.path.join(out, "result0.npy"))
+
+    grads = [x.T @ (x @ w - y) / 8 for x, y in zip(xs, ys)]
+    expected = w - 0.1 * np.mean(grads, axis=0)
+    # Every device holds the same weights, bit for bit.
+    assert all((got[d] == got[0]).all() for d in range(4)), got
+    # Against NumPy, up to float32 summation order.
+    if not np.allclose(got[0], expected, rtol=1e-5, atol=1e-6):
+        print("mismatch:\n", got[0], "\nexpected:\n", expected)
+        return 1
+    print("train step matches NumPy")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
