@@ -62,6 +62,9 @@ void pcc::buildCpuPipeline(OpPassManager &pm,
   // what the device functions and the entry's C ABI expect.
   bufferization::OneShotBufferizePassOptions bufferize;
   bufferize.bufferizeFunctionBoundaries = true;
+  // Loops may carry fresh buffers (an scf.for whose iter_args are results of
+  // collectives or other new tensors); deallocation handles them.
+  bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
