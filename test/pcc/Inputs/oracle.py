@@ -275,7 +275,7 @@ def cases():
         yield pmean_case(elem, 4, (5,))
     for op in ("sum", "max", "min", "mean"):
         yield bf16_case(op, 5)
-    for elem in ("i8", "f16", "f32", "i64"):
+    for elem in INTS + FLOATS:
         yield all_gather_case(elem, 4, (3,), 0, False)
     for axis in (0, 1, 2):
         yield all_gather_case("f32", 3, (2, 4), axis, False)
