@@ -222,3 +222,12 @@ extern "C" int32_t pcc_run_devices(int64_t num_devices,
 extern "C" int64_t pcc_runtime_num_threads(void) {
   return pool().numAlive.load(std::memory_order_relaxed);
 }
+
+extern "C" void pcc_launch(int64_t num_devices,
+                           void (*body)(void *args, int64_t device),
+                           void *args) {
+  // Generated code cannot handle a failure, and its results would be
+  // garbage: end the process the way the driver ends on any other error.
+  if (pcc_run_devices(num_devices, body, args) != 0)
+    std::exit(1);
+}

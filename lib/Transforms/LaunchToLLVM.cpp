@@ -1,7 +1,7 @@
 //===- LaunchToLLVM.cpp - spmd.launch as a pcc runtime call --------------===//
 //
 // Lowers spmd.launch, after everything else reached the LLVM dialect, to a
-// call of pcc_run_devices with a thunk that unpacks the buffers and calls the
+// call of pcc_launch with a thunk that unpacks the buffers and calls the
 // device function's C interface.
 //
 //===----------------------------------------------------------------------===//
@@ -23,7 +23,7 @@ namespace pcc {
 using namespace mlir;
 using namespace pcc::spmd;
 
-static constexpr llvm::StringLiteral kRunDevices = "pcc_run_devices";
+static constexpr llvm::StringLiteral kLaunch = "pcc_launch";
 
 /// The function `name` of `type`, declared at the start of `module` if it is
 /// not there yet.
@@ -89,16 +89,24 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     // Created before the conversion started (see runOnOperation).
     auto thunk = module.lookupSymbol<LLVM::LLVMFuncOp>(
         (op.getCallee() + "_thunk").str());
-    auto runDevices = module.lookupSymbol<LLVM::LLVMFuncOp>(kRunDevices);
+    auto launch = module.lookupSymbol<LLVM::LLVMFuncOp>(kLaunch);
 
-    // One stack slot per descriptor, and an array of pointers to them.
+    // One stack slot per descriptor, and an array of pointers to them,
+    // allocated once in the entry block (a launch may sit in a loop).
+    OpBuilder::InsertPoint launchPoint = rewriter.saveInsertionPoint();
+    rewriter.setInsertionPointToStart(
+        &op->getParentOfType<LLVM::LLVMFuncOp>().getBody().front());
     Value one = LLVM::ConstantOp::create(rewriter, loc, i64Type, 1);
     Value array = LLVM::AllocaOp::create(
         rewriter, loc, ptrType, LLVM::LLVMArrayType::get(ptrType, numBuffers),
         one);
-    for (auto [index, descriptor] : llvm::enumerate(adaptor.getBuffers())) {
-      Value slot = LLVM::AllocaOp::create(rewriter, loc, ptrType,
-                                          descriptor.getType(), one);
+    SmallVector<Value> slots;
+    for (Value descriptor : adaptor.getBuffers())
+      slots.push_back(LLVM::AllocaOp::create(rewriter, loc, ptrType,
+                                             descriptor.getType(), one));
+    rewriter.restoreInsertionPoint(launchPoint);
+    for (auto [index, descriptor, slot] :
+         llvm::enumerate(adaptor.getBuffers(), slots)) {
       LLVM::StoreOp::create(rewriter, loc, descriptor, slot);
       Value element = LLVM::GEPOp::create(
           rewriter, loc, ptrType, ptrType, array,
@@ -108,7 +116,7 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     Value body = LLVM::AddressOfOp::create(rewriter, loc, thunk);
     Value devices =
         LLVM::ConstantOp::create(rewriter, loc, i64Type, op.getDevices());
-    LLVM::CallOp::create(rewriter, loc, runDevices,
+    LLVM::CallOp::create(rewriter, loc, launch,
                          ValueRange{devices, body, array});
     rewriter.eraseOp(op);
     return success();
@@ -125,8 +133,8 @@ struct SPMDLaunchToLLVMPass
     auto i64Type = IntegerType::get(context, 64);
     module.walk([&](LaunchOp op) {
       getOrCreateThunk(module, op.getCallee(), op.getBuffers().size());
-      getOrDeclare(module, kRunDevices,
-                   LLVM::LLVMFunctionType::get(IntegerType::get(context, 32),
+      getOrDeclare(module, kLaunch,
+                   LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
                                                {i64Type, ptrType, ptrType}));
     });
     LLVMTypeConverter converter(context);

@@ -1,16 +1,16 @@
 // The host pipeline takes the seed's program all the way to the LLVM
-// dialect: the pmap becomes a pcc_run_devices call with a thunk that calls
+// dialect: the pmap becomes a pcc_launch call with a thunk that calls
 // the device function's C interface, and psum a runtime call.
 // RUN: pcc-opt %pcc_src/examples/psum.mlir --pass-pipeline="builtin.module(pcc-cpu-pipeline)" | FileCheck %s
 // RUN: pcc-opt %pcc_src/examples/grid.mlir --pass-pipeline="builtin.module(pcc-cpu-pipeline)" | FileCheck %s --check-prefix=GRID
 
 // CHECK-NOT: spmd.
-// CHECK-DAG: llvm.func @pcc_run_devices(i64, !llvm.ptr, !llvm.ptr) -> i32
+// CHECK-DAG: llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr)
 // CHECK-DAG: llvm.func @_mlir_ciface_pcc_mlir_all_reduce_i32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: llvm.func @main()
 // CHECK-DAG: %[[FN:.*]] = llvm.mlir.addressof @main_pmap_thunk
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(4 : i64) : i64
-// CHECK: llvm.call @pcc_run_devices(%[[N]], %[[FN]], %{{.*}})
+// CHECK: llvm.call @pcc_launch(%[[N]], %[[FN]], %{{.*}})
 // CHECK-LABEL: llvm.func @_mlir_ciface_main_pmap(
 // CHECK-LABEL: llvm.func @_mlir_ciface__pcc_entry(
 // CHECK-LABEL: llvm.func @main_pmap_thunk(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
@@ -18,5 +18,5 @@
 
 // GRID-LABEL: llvm.func @main()
 // GRID: llvm.mlir.constant(6 : i64)
-// GRID: llvm.call @pcc_run_devices
+// GRID: llvm.call @pcc_launch
 // GRID: llvm.mlir.global private constant @main_pmap_grid(dense<[2, 3]> : tensor<2xi64>)

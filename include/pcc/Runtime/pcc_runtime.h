@@ -47,6 +47,12 @@ typedef enum {
 int32_t pcc_run_devices(int64_t num_devices,
                         void (*body)(void *args, int64_t device), void *args);
 
+/// What generated code calls for a pmap: pcc_run_devices, but a failure
+/// (already printed) ends the process with exit status 1, since the caller
+/// has no way to recover.
+void pcc_launch(int64_t num_devices, void (*body)(void *args, int64_t device),
+                void *args);
+
 /// The devices of a pmap form a row-major grid with `grid_rank` axes of sizes
 /// grid_dims[0..grid_rank). A collective over a set of axes (bit k of
 /// axes_mask set = axis k takes part) groups the devices that agree on every

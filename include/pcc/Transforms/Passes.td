@@ -98,7 +98,7 @@ def SPMDLaunchToLLVM : Pass<"convert-spmd-launch-to-llvm", "mlir::ModuleOp"> {
   let description = [{
     Runs after the standard conversions to the LLVM dialect. Each
     `spmd.launch @f devices N (buffers)` stores its memref descriptors in an
-    array and calls `pcc_run_devices(N, @f_thunk, array)`; `@f_thunk(args,
+    array and calls `pcc_launch(N, @f_thunk, array)`; `@f_thunk(args,
     device)` passes the descriptors to `_mlir_ciface_f`, the C interface of
     the device function.
   }];

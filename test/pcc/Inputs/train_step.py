@@ -3,28 +3,19 @@
 usage: train_step.py PCC EXAMPLE WORKDIR
 """
 
-import os
-import subprocess
 import sys
 
 import numpy as np
+from pcc_run import run_pcc
 
 
 def main():
     pcc, example, workdir = sys.argv[1:]
-    os.makedirs(workdir, exist_ok=True)
     rng = np.random.default_rng(7)
     w = rng.standard_normal((3, 2)).astype(np.float32)
     xs = rng.standard_normal((4, 8, 3)).astype(np.float32)
     ys = rng.standard_normal((4, 8, 2)).astype(np.float32)
-    paths = []
-    for name, value in (("w", w), ("xs", xs), ("ys", ys)):
-        paths.append(os.path.join(workdir, name + ".npy"))
-        np.save(paths[-1], value)
-    out = os.path.join(workdir, "out")
-    subprocess.run([pcc, "run", example, *paths, "--save-results=" + out],
-                   check=True, stdout=subprocess.DEVNULL)
-    got = np.load(os.path.join(out, "result0.npy"))
+    [got] = run_pcc(pcc, example, [w, xs, ys], workdir, 1)
 
     grads = [x.T @ (x @ w - y) / 8 for x, y in zip(xs, ys)]
     expected = w - 0.1 * np.mean(grads, axis=0)
