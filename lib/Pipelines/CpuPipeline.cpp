@@ -48,7 +48,9 @@ using namespace mlir;
 
 void pcc::buildCpuPipeline(OpPassManager &pm,
                            const CpuPipelineOptions &options) {
-  // spmd on tensors.
+  // spmd on tensors. Programs run in pcc's process: first make sure they
+  // can only run their own code.
+  pm.addPass(createPCCVerifyClosed());
   PCCEntryABIOptions entryOptions;
   entryOptions.entry = options.entry;
   pm.addPass(createPCCEntryABI(entryOptions));
@@ -81,6 +83,9 @@ void pcc::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(createConvertToLLVMPass());
   pm.addPass(createSPMDLaunchToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
+  PCCVerifyClosedOptions closedOptions;
+  closedOptions.lowered = true;
+  pm.addPass(createPCCVerifyClosed(closedOptions));
 }
 
 void pcc::registerDialects(DialectRegistry &registry) {

@@ -105,6 +105,26 @@ def SPMDLaunchToLLVM : Pass<"convert-spmd-launch-to-llvm", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
+  let summary = "Reject programs that could run code outside themselves";
+  let description = [{
+    A `.mlir` file is code, and pcc runs it in its own process: it must run
+    only what the program defines and what the pcc runtime provides. On the
+    input (the default), the pass rejects ops of dialects outside SPEC §1
+    (so no `llvm.call`, `llvm.inline_asm` or `llvm.mlir.addressof`) and
+    functions declared without a body (`func.func private @system(...)`),
+    each with an error naming the op or the symbol. With `lowered`, it checks
+    the LLVM dialect module that goes to the JIT: the only external functions
+    are the pcc runtime's entry points and `malloc`/`free`, and there is no
+    inline assembly and no external global. The cpu pipeline runs it first
+    and last.
+  }];
+  let options = [
+    Option<"lowered", "lowered", "bool", /*default=*/"false",
+           "Check the lowered LLVM dialect module instead of the input">,
+  ];
+}
+
 def PCCEntryABI : Pass<"pcc-entry-abi", "mlir::ModuleOp"> {
   let summary = "Give the entry function a C ABI of memref arguments and out-parameters";
   let description = [{

@@ -1,0 +1,26 @@
+// After lowering, the only external functions are the runtime's and the
+// allocator's.
+// RUN: pcc-opt %s -split-input-file -verify-diagnostics --pcc-verify-closed="lowered=true"
+
+llvm.func @malloc(i64) -> !llvm.ptr
+llvm.func @free(!llvm.ptr)
+llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr)
+llvm.func @_mlir_ciface_pcc_mlir_all_reduce_f32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr)
+
+// -----
+
+// expected-error @+1 {{the lowered program calls the external function @system, which is neither the pcc runtime nor the allocator}}
+llvm.func @system(!llvm.ptr) -> i32
+
+// -----
+
+llvm.func @f() {
+  // expected-error @+1 {{the lowered program contains inline assembly}}
+  llvm.inline_asm has_side_effects "nop", "" : () -> ()
+  llvm.return
+}
+
+// -----
+
+// expected-error @+1 {{the lowered program refers to the external global @environ}}
+llvm.mlir.global external @environ() : !llvm.ptr

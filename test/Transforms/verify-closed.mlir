@@ -1,0 +1,31 @@
+// Programs may run only their own code: no external functions, no LLVM
+// dialect (so no inline assembly, no addresses of external globals).
+// RUN: pcc-opt %s -split-input-file -verify-diagnostics --pcc-verify-closed
+
+// expected-error @+1 {{function @system is declared but not defined; pcc runs only code that the program defines, so give it a body}}
+func.func private @system(i64) -> i32
+
+func.func @main() {
+  %c = arith.constant 0 : i64
+  %r = func.call @system(%c) : (i64) -> i32
+  return
+}
+
+// -----
+
+func.func @main() {
+  %c = arith.constant 0 : i64
+  // expected-error @+1 {{'llvm.inline_asm' is not allowed in pcc programs: they may use the func, arith, math, tensor, linalg, scf, bufferization and spmd dialects}}
+  %r = llvm.inline_asm "syscall", "=r,r" %c : (i64) -> i64
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'llvm.mlir.global' is not allowed in pcc programs}}
+llvm.mlir.global external @environ() : !llvm.ptr
+
+// -----
+
+// expected-error @+1 {{'llvm.func' is not allowed in pcc programs}}
+llvm.func @dlopen(!llvm.ptr, i32) -> !llvm.ptr
