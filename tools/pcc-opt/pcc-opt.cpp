@@ -10,9 +10,12 @@
 #include "pcc/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/Support/FileUtilities.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 int main(int argc, char **argv) {
@@ -24,16 +27,28 @@ int main(int argc, char **argv) {
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(
       argc, argv, "pcc optimizer driver\n", registry);
+  mlir::MlirOptMainConfig config =
+      mlir::MlirOptMainConfig::createFromCLOptions();
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> input =
+      mlir::openInputFile(inputFilename, &error);
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      input ? mlir::openOutputFile(outputFilename, &error) : nullptr;
+  if (!output) {
+    llvm::errs() << "pcc-opt: error: " << error << "\n";
+    return 1;
+  }
 
   // Some upstream parsers crash on malformed input (linalg.reduce with
-  // `dimensions = = [0]`, for one). Users get exit status 1 and a closing line
-  // that names the cause. (LLVM's handler still prints its stack dump first.)
+  // `dimensions = = [0]`, for one). Users get exit status 1 and an error
+  // instead of a stack dump. (This is why pcc-opt calls the MlirOptMain
+  // overload that does not install LLVM's stack-dumping signal handlers.)
   llvm::CrashRecoveryContext::Enable();
   llvm::CrashRecoveryContext recovery;
   mlir::LogicalResult result = mlir::failure();
   if (!recovery.RunSafely([&] {
-        result = mlir::MlirOptMain(argc, argv, inputFilename, outputFilename,
-                                   registry);
+        result =
+            mlir::MlirOptMain(output->os(), std::move(input), registry, config);
       })) {
     llvm::errs() << inputFilename
                  << ": error: internal error: pcc-opt crashed while processing "
@@ -41,5 +56,8 @@ int main(int argc, char **argv) {
                     "it with the input)\n";
     return 1;
   }
-  return mlir::asMainReturnCode(result);
+  if (mlir::failed(result))
+    return 1;
+  output->keep();
+  return 0;
 }
