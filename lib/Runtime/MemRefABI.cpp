@@ -45,17 +45,7 @@ Buffer readBuffer(const pcc_unranked_memref *memref, size_t elementSize) {
 }
 } // namespace
 
-#define PCC_DEFINE_MEMREF_COLLECTIVES(suffix, dtype, elementSize)              \
-  void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
-      int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out) {  \
-    Buffer dims = readBuffer(grid, sizeof(int64_t));                           \
-    Buffer input = readBuffer(in, elementSize);                                \
-    Buffer output = readBuffer(out, elementSize);                              \
-    pcc_all_reduce(device, dims.count,                                         \
-                   reinterpret_cast<const int64_t *>(dims.data), axes_mask,    \
-                   reduction, dtype, input.data, output.data, input.count);    \
-  }                                                                            \
+#define PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)               \
   void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       pcc_unranked_memref *in, pcc_unranked_memref *out) {                     \
@@ -65,6 +55,18 @@ Buffer readBuffer(const pcc_unranked_memref *memref, size_t elementSize) {
     pcc_all_gather(device, dims.count,                                         \
                    reinterpret_cast<const int64_t *>(dims.data), axes_mask,    \
                    dtype, input.data, output.data, input.count);               \
+  }
+#define PCC_DEFINE_MEMREF_COLLECTIVES(suffix, dtype, elementSize)              \
+  PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)                     \
+  void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
+      int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
+      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out) {  \
+    Buffer dims = readBuffer(grid, sizeof(int64_t));                           \
+    Buffer input = readBuffer(in, elementSize);                                \
+    Buffer output = readBuffer(out, elementSize);                              \
+    pcc_all_reduce(device, dims.count,                                         \
+                   reinterpret_cast<const int64_t *>(dims.data), axes_mask,    \
+                   reduction, dtype, input.data, output.data, input.count);    \
   }
 
 extern "C" {
@@ -76,5 +78,5 @@ PCC_DEFINE_MEMREF_COLLECTIVES(f16, PCC_F16, 2)
 PCC_DEFINE_MEMREF_COLLECTIVES(bf16, PCC_BF16, 2)
 PCC_DEFINE_MEMREF_COLLECTIVES(f32, PCC_F32, 4)
 PCC_DEFINE_MEMREF_COLLECTIVES(f64, PCC_F64, 8)
-PCC_DEFINE_MEMREF_COLLECTIVES(i1, PCC_I1, 1)
+PCC_DEFINE_MEMREF_ALL_GATHER(i1, PCC_I1, 1)
 }

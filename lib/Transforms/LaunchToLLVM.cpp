@@ -13,7 +13,9 @@
 #include "mlir/Conversion/LLVMCommon/Pattern.h"
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/DialectConversion.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace pcc {
 #define GEN_PASS_DEF_SPMDLAUNCHTOLLVM
@@ -35,13 +37,11 @@ static LLVM::LLVMFuncOp getOrDeclare(ModuleOp module, StringRef name,
   return LLVM::LLVMFuncOp::create(builder, module.getLoc(), name, type);
 }
 
-/// `void @<callee>_thunk(ptr args, i64 device)`: loads one descriptor pointer
-/// per buffer from `args` and calls `_mlir_ciface_<callee>(device, ...)`.
-static LLVM::LLVMFuncOp getOrCreateThunk(ModuleOp module, StringRef callee,
-                                         unsigned numBuffers) {
-  std::string name = (callee + "_thunk").str();
-  if (auto existing = module.lookupSymbol<LLVM::LLVMFuncOp>(name))
-    return existing;
+/// `void @<callee>_thunk(ptr args, i64 device)` (renamed if the name is
+/// taken): loads one descriptor pointer per buffer from `args` and calls
+/// `_mlir_ciface_<callee>(device, ...)`.
+static LLVM::LLVMFuncOp createThunk(ModuleOp module, SymbolTable &symbols,
+                                    StringRef callee, unsigned numBuffers) {
   MLIRContext *context = module.getContext();
   Location loc = module.getLoc();
   auto ptrType = LLVM::LLVMPointerType::get(context);
@@ -56,8 +56,9 @@ static LLVM::LLVMFuncOp getOrCreateThunk(ModuleOp module, StringRef callee,
 
   OpBuilder builder = OpBuilder::atBlockEnd(module.getBody());
   auto thunk = LLVM::LLVMFuncOp::create(
-      builder, loc, name,
+      builder, loc, (callee + "_thunk").str(),
       LLVM::LLVMFunctionType::get(voidType, {ptrType, i64Type}));
+  symbols.insert(thunk);
   Block *entry = thunk.addEntryBlock(builder);
   builder.setInsertionPointToStart(entry);
   SmallVector<Value> args{entry->getArgument(1)};
@@ -74,7 +75,9 @@ static LLVM::LLVMFuncOp getOrCreateThunk(ModuleOp module, StringRef callee,
 
 namespace {
 struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
-  using ConvertOpToLLVMPattern::ConvertOpToLLVMPattern;
+  LaunchOpLowering(const LLVMTypeConverter &converter,
+                   const llvm::StringMap<LLVM::LLVMFuncOp> &thunks)
+      : ConvertOpToLLVMPattern(converter), thunks(thunks) {}
 
   LogicalResult
   matchAndRewrite(LaunchOp op, OpAdaptor adaptor,
@@ -87,8 +90,7 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     unsigned numBuffers = adaptor.getBuffers().size();
 
     // Created before the conversion started (see runOnOperation).
-    auto thunk = module.lookupSymbol<LLVM::LLVMFuncOp>(
-        (op.getCallee() + "_thunk").str());
+    LLVM::LLVMFuncOp thunk = thunks.lookup(op.getCallee());
     auto launch = module.lookupSymbol<LLVM::LLVMFuncOp>(kLaunch);
 
     // One stack slot per descriptor, and an array of pointers to them,
@@ -121,6 +123,9 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     rewriter.eraseOp(op);
     return success();
   }
+
+  /// The thunk of each device function.
+  const llvm::StringMap<LLVM::LLVMFuncOp> &thunks;
 };
 
 struct SPMDLaunchToLLVMPass
@@ -129,17 +134,24 @@ struct SPMDLaunchToLLVMPass
     MLIRContext *context = &getContext();
     ModuleOp module = getOperation();
     // Module-level functions first: patterns only rewrite the launches.
+    // (pcc-verify-closed reserves the runtime's names, so a program cannot
+    // define its own pcc_launch.)
     auto ptrType = LLVM::LLVMPointerType::get(context);
     auto i64Type = IntegerType::get(context, 64);
+    SymbolTable symbols(module);
+    llvm::StringMap<LLVM::LLVMFuncOp> thunks;
     module.walk([&](LaunchOp op) {
-      getOrCreateThunk(module, op.getCallee(), op.getBuffers().size());
+      LLVM::LLVMFuncOp &thunk = thunks[op.getCallee()];
+      if (!thunk)
+        thunk = createThunk(module, symbols, op.getCallee(),
+                            op.getBuffers().size());
       getOrDeclare(module, kLaunch,
                    LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
                                                {i64Type, ptrType, ptrType}));
     });
     LLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
-    patterns.add<LaunchOpLowering>(converter);
+    patterns.add<LaunchOpLowering>(converter, thunks);
     ConversionTarget target(*context);
     target.addIllegalOp<LaunchOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

@@ -19,6 +19,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace pcc {
 #define GEN_PASS_DEF_SPMDLOWERCOLLECTIVES
@@ -41,7 +42,7 @@ public:
         sizes(function->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName)
                   .asArrayRef()) {}
 
-  void run();
+  LogicalResult run();
 
 private:
   Value lowerAxisIndex(OpBuilder &builder, AxisIndexOp op);
@@ -62,7 +63,7 @@ private:
 };
 } // namespace
 
-void CollectiveLowering::run() {
+LogicalResult CollectiveLowering::run() {
   Location loc = function.getLoc();
   OpBuilder builder(function.getBody());
   device = function.getArgument(0);
@@ -88,6 +89,10 @@ void CollectiveLowering::run() {
 
   SmallVector<AxisOpInterface> ops;
   function.walk([&](AxisOpInterface op) { ops.push_back(op); });
+  for (AxisOpInterface op : ops)
+    if (isa<PmeanOp>(op))
+      return op->emitOpError() << "must be expanded by spmd-expand-pmean "
+                                  "before collectives are lowered";
   for (AxisOpInterface op : ops) {
     builder.setInsertionPoint(op);
     Value replacement =
@@ -97,6 +102,7 @@ void CollectiveLowering::run() {
     op->getResult(0).replaceAllUsesWith(replacement);
     op->erase();
   }
+  return success();
 }
 
 Value CollectiveLowering::getCoordinate(OpBuilder &builder, Location loc,
@@ -140,6 +146,55 @@ func::FuncOp CollectiveLowering::getRuntimeFunction(StringRef name,
   declaration->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
   symbols.insert(declaration);
   return declaration;
+}
+
+/// The runtime stacks a group's values in grid order (outer axes first);
+/// `over ["j", "i"]` asks for the order as written. Reorders the leading
+/// dimension of `stacked` from the one to the other.
+static Value reorderGroup(OpBuilder &builder, Location loc, AxisOpInterface op,
+                          Value stacked) {
+  SmallVector<int64_t> positions = getAxisPositions(op);
+  SmallVector<int64_t> gridOrder(positions);
+  llvm::sort(gridOrder);
+  if (gridOrder == positions)
+    return stacked;
+
+  // [N, S...] -> [n_a, n_b, ..., S...] in grid order, transposed to the
+  // written order, and collapsed back to [N, S...].
+  auto type = cast<RankedTensorType>(stacked.getType());
+  ArrayRef<int64_t> sizes =
+      op->getParentOfType<func::FuncOp>()
+          ->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName)
+          .asArrayRef();
+  int64_t numAxes = positions.size();
+  int64_t rank = numAxes + type.getRank() - 1;
+  SmallVector<int64_t> expandedShape, permutation, transposedShape;
+  for (int64_t axis : gridOrder)
+    expandedShape.push_back(sizes[axis]);
+  llvm::append_range(expandedShape, type.getShape().drop_front());
+  for (int64_t axis : positions)
+    permutation.push_back(llvm::find(gridOrder, axis) - gridOrder.begin());
+  for (int64_t dim = numAxes; dim < rank; ++dim)
+    permutation.push_back(dim);
+  for (int64_t dim : permutation)
+    transposedShape.push_back(expandedShape[dim]);
+
+  SmallVector<ReassociationIndices> groups(1);
+  for (int64_t dim = 0; dim < numAxes; ++dim)
+    groups[0].push_back(dim);
+  for (int64_t dim = numAxes; dim < rank; ++dim)
+    groups.push_back({dim});
+  Type elementType = type.getElementType();
+  Value expanded = tensor::ExpandShapeOp::create(
+      builder, loc, RankedTensorType::get(expandedShape, elementType), stacked,
+      groups);
+  Value init =
+      tensor::EmptyOp::create(builder, loc, transposedShape, elementType);
+  Value transposed =
+      linalg::TransposeOp::create(builder, loc, expanded, init, permutation)
+          ->getResult(0);
+  return tensor::CollapseShapeOp::create(builder, loc, type, transposed,
+                                         groups);
 }
 
 /// A fresh buffer of `type` (identity layout).
@@ -190,6 +245,7 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     Value result = bufferization::ToTensorOp::create(builder, loc, stackedType,
                                                      output, /*restrict=*/true,
                                                      /*writable=*/true);
+    result = reorderGroup(builder, loc, op, result);
 
     // The runtime stacks at dimension 0: move it to `axis`, then merge it
     // with the next dimension for `tiled`.
@@ -219,7 +275,10 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     return result;
   }
 
-  int32_t reduction = isa<PsumOp>(op) ? kSum : isa<PmaxOp>(op) ? kMax : kMin;
+  int32_t reduction = llvm::TypeSwitch<Operation *, int32_t>(op)
+                          .Case<PsumOp>([](auto) { return kSum; })
+                          .Case<PmaxOp>([](auto) { return kMax; })
+                          .Case<PminOp>([](auto) { return kMin; });
   Value reductionValue =
       arith::ConstantIntOp::create(builder, loc, reduction, 32);
   Value output = allocate(builder, loc, inputType);
@@ -251,7 +310,8 @@ struct SPMDLowerCollectivesPass
       if (function->hasAttr(kGridSizesAttrName))
         devices.push_back(function);
     for (func::FuncOp function : devices)
-      CollectiveLowering(function, module, symbols).run();
+      if (failed(CollectiveLowering(function, module, symbols).run()))
+        return signalPassFailure();
   }
 };
 } // namespace

@@ -20,6 +20,7 @@
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 namespace pcc {
 #define GEN_PASS_DEF_SPMDOUTLINEPMAPS
@@ -67,6 +68,9 @@ private:
   /// Inlines the nested pmaps of the device function, outermost first,
   /// adding their axes to the grid.
   LogicalResult flattenNestedPmaps();
+  /// Rejects calls from the device function to functions that run pmaps:
+  /// devices cannot start devices.
+  LogicalResult checkCallees();
   /// Writes this device's part of each result into the output buffers.
   void writeOutputs(OpBuilder &builder, ValueRange yielded, ValueRange outputs);
 
@@ -143,7 +147,7 @@ LogicalResult PmapOutliner::run() {
   for (Operation &op : root.getBody().front())
     builder.clone(op, mapping);
   auto yield = cast<YieldOp>(entry->back());
-  if (failed(flattenNestedPmaps()))
+  if (failed(flattenNestedPmaps()) || failed(checkCallees()))
     return failure();
 
   builder.setInsertionPoint(yield);
@@ -164,7 +168,13 @@ LogicalResult PmapOutliner::run() {
           builder, loc, type, value, /*read_only=*/true));
       return;
     }
-    Value buffer = memref::AllocaOp::create(builder, loc, type);
+    // One stack slot in the entry block, even if the pmap sits in a loop.
+    Value buffer;
+    {
+      OpBuilder::InsertionGuard guard(builder);
+      builder.setInsertionPointToStart(&parent.getBody().front());
+      buffer = memref::AllocaOp::create(builder, loc, type);
+    }
     memref::StoreOp::create(builder, loc, value, buffer, ValueRange{});
     buffers.push_back(buffer);
   };
@@ -182,9 +192,10 @@ LogicalResult PmapOutliner::run() {
   for (int64_t size : sizes)
     numDevices *= size;
   LaunchOp::create(builder, loc, device.getSymName(), numDevices, buffers);
-  for (auto [result, type] : llvm::zip(results, root.getResultTypes()))
-    result = bufferization::ToTensorOp::create(
-        builder, loc, type, result, /*restrict=*/true, /*writable=*/true);
+  for (unsigned index = 0; index < results.size(); ++index)
+    results[index] = bufferization::ToTensorOp::create(
+        builder, loc, root.getResult(index).getType(), results[index],
+        /*restrict=*/true, /*writable=*/true);
   root.replaceAllUsesWith(results);
   root.erase();
   return success();
@@ -228,6 +239,8 @@ LogicalResult PmapOutliner::flattenNestedPmaps() {
     builder.setInsertionPoint(inner);
     for (auto [result, value] :
          llvm::zip(inner.getResults(), yield.getValues())) {
+      if (result.use_empty())
+        continue;
       Value gathered = AllGatherOp::create(builder, innerLoc, result.getType(),
                                            value, builder.getArrayAttr({name}),
                                            builder.getI64IntegerAttr(0),
@@ -236,6 +249,32 @@ LogicalResult PmapOutliner::flattenNestedPmaps() {
     }
     inner.erase();
   }
+}
+
+LogicalResult PmapOutliner::checkCallees() {
+  SmallVector<std::pair<func::CallOp, func::FuncOp>> worklist;
+  llvm::SmallPtrSet<Operation *, 8> visited;
+  auto addCalls = [&](Operation *scope) {
+    scope->walk([&](func::CallOp call) {
+      auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
+      if (callee && visited.insert(callee).second)
+        worklist.push_back({call, callee});
+    });
+  };
+  addCalls(device);
+  while (!worklist.empty()) {
+    auto [call, callee] = worklist.pop_back_val();
+    bool runsPmap = false;
+    callee.walk([&](Operation *op) { runsPmap |= isa<PmapOp, LaunchOp>(op); });
+    if (runsPmap)
+      return call.emitError()
+             << "calls @" << callee.getSymName()
+             << " from inside an 'spmd.pmap', and that function runs a pmap "
+                "of its own; write the inner pmap directly in the body (pcc "
+                "does not inline calls into pmaps yet)";
+    addCalls(callee);
+  }
+  return success();
 }
 
 void PmapOutliner::writeOutputs(OpBuilder &builder, ValueRange yielded,

@@ -9,6 +9,8 @@
 
 #include "pcc/Transforms/Passes.h"
 
+#include "pcc/Dialect/SPMD/IR/SPMDOps.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -32,7 +34,30 @@ static bool isAllowedExternal(StringRef name) {
          name == "pcc_launch" || name.starts_with("_mlir_ciface_pcc_mlir_");
 }
 
+/// Symbol prefixes that belong to pcc's lowering and runtime.
+static constexpr llvm::StringLiteral kReservedPrefixes[] = {"pcc_", "_pcc_",
+                                                            "_mlir_"};
+
 static LogicalResult verifyInput(Operation *op) {
+  if (auto symbol = op->getAttrOfType<StringAttr>(
+          SymbolTable::getSymbolAttrName())) {
+    for (StringRef prefix : kReservedPrefixes)
+      if (symbol.getValue().starts_with(prefix))
+        return op->emitError() << "the name @" << symbol.getValue()
+                               << " is reserved for pcc (names starting "
+                                  "with 'pcc_', '_pcc_' or '_mlir_'); "
+                                  "rename it";
+  }
+  // What spmd-outline-pmaps creates is not for programs to write.
+  if (isa<pcc::spmd::LaunchOp>(op))
+    return op->emitError() << "'spmd.launch' is created by pcc; write an "
+                              "'spmd.pmap' instead";
+  for (NamedAttribute attribute : op->getAttrs())
+    if (attribute.getName().getValue().starts_with("spmd."))
+      return op->emitError() << "the attribute '"
+                             << attribute.getName().getValue()
+                             << "' is created by pcc; write an 'spmd.pmap' "
+                                "instead";
   StringRef dialect = op->getName().getDialectNamespace();
   if (!llvm::is_contained(kInputDialects, dialect))
     return op->emitError()

@@ -1,10 +1,11 @@
 // RUN: pcc-opt %s --spmd-outline-pmaps | FileCheck %s
 
-// The pmap becomes a launch of a device function over buffers.
+// The pmap becomes a launch of a device function over buffers. Captured
+// scalars go through a stack slot made once, in the entry block.
 // CHECK-LABEL: func @simple
 // CHECK-SAME: (%[[A:.*]]: tensor<4x3xf32>, %[[W:.*]]: f32)
-// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[A]] read_only : tensor<4x3xf32> to memref<4x3xf32>
 // CHECK: %[[SCALAR:.*]] = memref.alloca() : memref<f32>
+// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[A]] read_only : tensor<4x3xf32> to memref<4x3xf32>
 // CHECK: memref.store %[[W]], %[[SCALAR]][]
 // CHECK: %[[OUT:.*]] = memref.alloc() : memref<4x3xf32>
 // CHECK: spmd.launch @simple_pmap devices 4(%[[IN]], %[[SCALAR]], %[[OUT]])

@@ -90,13 +90,15 @@ typedef struct {
 /// MLIR's C interface (`_mlir_ciface_` names, one per element type, since an
 /// MLIR declaration has one signature): `grid` holds the grid dims, `in` and
 /// `out` are C-contiguous. They forward to pcc_all_reduce / pcc_all_gather.
-#define PCC_DECLARE_MEMREF_COLLECTIVES(suffix)                                 \
-  void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
-      int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out);   \
+#define PCC_DECLARE_MEMREF_ALL_GATHER(suffix)                                  \
   void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       pcc_unranked_memref *in, pcc_unranked_memref *out);
+#define PCC_DECLARE_MEMREF_COLLECTIVES(suffix)                                 \
+  PCC_DECLARE_MEMREF_ALL_GATHER(suffix)                                        \
+  void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
+      int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
+      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out);
 PCC_DECLARE_MEMREF_COLLECTIVES(i8)
 PCC_DECLARE_MEMREF_COLLECTIVES(i16)
 PCC_DECLARE_MEMREF_COLLECTIVES(i32)
@@ -105,8 +107,9 @@ PCC_DECLARE_MEMREF_COLLECTIVES(f16)
 PCC_DECLARE_MEMREF_COLLECTIVES(bf16)
 PCC_DECLARE_MEMREF_COLLECTIVES(f32)
 PCC_DECLARE_MEMREF_COLLECTIVES(f64)
-PCC_DECLARE_MEMREF_COLLECTIVES(i1)
+PCC_DECLARE_MEMREF_ALL_GATHER(i1)
 #undef PCC_DECLARE_MEMREF_COLLECTIVES
+#undef PCC_DECLARE_MEMREF_ALL_GATHER
 
 /// Number of device threads currently alive (for tests).
 int64_t pcc_runtime_num_threads(void);

@@ -69,8 +69,16 @@ void UniformityAnalysis::join(Value value, ArrayRef<StringAttr> axes) {
 }
 
 AxisSet UniformityAnalysis::getControlAxes(Operation *op) const {
-  if (isa<PmapOp, scf::ExecuteRegionOp>(op))
+  if (isa<PmapOp>(op))
     return {};
+  if (isa<scf::ExecuteRegionOp>(op)) {
+    // With several blocks, the branches between them steer the control.
+    AxisSet axes;
+    for (Block &block : op->getRegion(0))
+      if (!block.empty() && !block.back().hasTrait<OpTrait::ReturnLike>())
+        unite(axes, getOperandAxes(block.back().getOperands()));
+    return axes;
+  }
   if (auto ifOp = dyn_cast<scf::IfOp>(op))
     return getOperandAxes(ifOp.getCondition());
   if (auto switchOp = dyn_cast<scf::IndexSwitchOp>(op))

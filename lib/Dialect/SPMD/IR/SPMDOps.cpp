@@ -10,7 +10,9 @@
 
 #include "pcc/Dialect/SPMD/Analysis/Uniformity.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "llvm/ADT/STLExtras.h"
@@ -49,10 +51,10 @@ static LogicalResult verifyDeviceValueType(Operation *op, Type type,
   auto tensorType = dyn_cast<TensorType>(type);
   if (!tensorType && !type.isIntOrIndexOrFloat())
     return op->emitOpError()
-           << what << " must be a tensor or a scalar, got " << type << "";
+           << what << " must be a tensor or a scalar, got " << type;
   if (tensorType && !tensorType.hasStaticShape())
     return op->emitOpError()
-           << what << " must have a static shape, got " << type << "";
+           << what << " must have a static shape, got " << type;
   Type elementType = getElementTypeOrSelf(type);
   if (isSupportedElementType(elementType, allowI1))
     return success();
@@ -90,6 +92,7 @@ static AxesInScope getAxesInScope(Operation *op) {
     auto sizes = parent->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName);
     if (!axes || !sizes || axes.size() != sizes.size())
       continue;
+    // Verified by SPMDDialect::verifyOperationAttribute before nested ops.
     for (auto [name, size] : llvm::zip(axes, sizes.asArrayRef())) {
       scope.names.push_back(cast<StringAttr>(name));
       scope.sizes.push_back(size);
@@ -343,9 +346,13 @@ LogicalResult PmapOp::verify() {
                 "sees the whole value)";
     if (!type)
       return emitOpError() << what << " must be a ranked tensor, got "
-                           << input.getType() << "";
+                           << input.getType();
     if (failed(verifyDeviceValueType(*this, type, what)))
       return failure();
+    if (llvm::is_contained(type.getShape().drop_front(), 0))
+      return emitOpError() << what << " of type " << type
+                           << " has a dimension of size 0, which pcc does "
+                              "not support yet";
     int64_t leading = type.getDimSize(0);
     if (leading == getAxisSize())
       continue;
@@ -364,6 +371,15 @@ LogicalResult PmapOp::verify() {
   if (getAxisSize() < 1)
     return emitOpError() << "needs an axis size of at least 1, got "
                          << getAxisSize();
+  SmallVector<PmapOp> enclosing = getEnclosingPmaps(*this);
+  // Axes are bits of a 64-bit mask in the runtime's collectives.
+  if (enclosing.size() >= 63)
+    return emitOpError() << "nests more than 63 pmaps";
+  int64_t devices = getAxisSize();
+  for (PmapOp outer : enclosing)
+    if (llvm::MulOverflow(devices, outer.getAxisSize(), devices))
+      return emitOpError() << "makes the device grid larger than 2^63 "
+                              "devices";
 
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
@@ -411,7 +427,7 @@ LogicalResult YieldOp::verify() {
                            << ") stacks to " << expected << " over "
                            << pmap.getAxisSize() << " devices, but result #"
                            << index << " of the enclosing 'spmd.pmap' has type "
-                           << actual << "";
+                           << actual;
   }
   return success();
 }
@@ -497,8 +513,68 @@ LogicalResult AxisIndexOp::verify() {
 }
 
 //===----------------------------------------------------------------------===//
-// LaunchOp
+// Device functions and LaunchOp
 //===----------------------------------------------------------------------===//
+
+LogicalResult SPMDDialect::verifyOperationAttribute(Operation *op,
+                                                    NamedAttribute attribute) {
+  StringRef name = attribute.getName().getValue();
+  if (name != kGridAxesAttrName && name != kGridSizesAttrName)
+    return op->emitError() << "unknown spmd attribute '" << name << "'";
+  // A func.func, or the llvm.func it becomes.
+  auto function = dyn_cast<FunctionOpInterface>(op);
+  auto axes = op->getAttrOfType<ArrayAttr>(kGridAxesAttrName);
+  auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName);
+  if (!function || !axes || !sizes || axes.size() != sizes.size() ||
+      axes.empty())
+    return op->emitError()
+           << "'" << kGridAxesAttrName << "' (an array of axis names) and '"
+           << kGridSizesAttrName
+           << "' (their sizes) go together on a device function";
+  if (function.getNumArguments() == 0 ||
+      !function.getArgumentTypes().front().isInteger(64))
+    return op->emitError() << "a device function takes its device index "
+                              "(i64) as its first argument";
+  for (auto [index, axis] : llvm::enumerate(axes)) {
+    auto axisName = dyn_cast<StringAttr>(axis);
+    if (!axisName || axisName.getValue().empty() ||
+        llvm::is_contained(axes.getValue().take_front(index), axis))
+      return op->emitError() << "'" << kGridAxesAttrName
+                             << "' must hold distinct, non-empty axis names";
+  }
+  if (axes.size() >= 64 ||
+      llvm::any_of(sizes.asArrayRef(), [](int64_t size) { return size < 1; }))
+    return op->emitError() << "'" << kGridSizesAttrName
+                           << "' must hold at most 63 sizes of at least 1";
+  return success();
+}
+
+LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
+  // A func.func, or the llvm.func it becomes on the way to the LLVM dialect.
+  auto callee = symbols.lookupNearestSymbolFrom<FunctionOpInterface>(
+      *this, getCalleeAttr());
+  if (!callee || !callee->hasAttr(kGridSizesAttrName))
+    return emitOpError() << "calls " << getCalleeAttr()
+                         << ", which is not a device function";
+  if (auto function = dyn_cast<func::FuncOp>(callee.getOperation())) {
+    SmallVector<Type> expected{IntegerType::get(getContext(), 64)};
+    llvm::append_range(expected, getBuffers().getTypes());
+    if (function.getFunctionType() !=
+        FunctionType::get(getContext(), expected, {}))
+      return emitOpError() << "passes buffers that do not match the signature "
+                           << function.getFunctionType() << " of "
+                           << getCalleeAttr();
+  }
+  int64_t devices = 1;
+  for (int64_t size :
+       callee->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName)
+           .asArrayRef())
+    devices *= size;
+  if (devices != static_cast<int64_t>(getDevices()))
+    return emitOpError() << "runs " << getDevices() << " devices, but the grid "
+                         << "of " << getCalleeAttr() << " has " << devices;
+  return success();
+}
 
 void LaunchOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>

@@ -15,6 +15,7 @@
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include "pcc/Dialect/SPMD/IR/SPMDOpsDialect.h.inc"
 #include "pcc/Dialect/SPMD/IR/SPMDOpsInterfaces.h.inc"

@@ -13,6 +13,7 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -55,6 +56,7 @@ def SPMD_Dialect : Dialect {
     collective under control flow that branches on a per-device value is a
     verifier error, since such a program would hang on real hardware.
   }];
+  let hasOperationAttrVerify = 1;
 }
 
 class SPMD_Op<string mnemonic, list<Trait> traits = []>
@@ -136,10 +138,6 @@ def SPMD_PmapOp : SPMD_Op<"pmap", [
   let extraClassDeclaration = [{
     /// The axis size N (the `size` attribute, read as a signed value).
     int64_t getAxisSize() { return getSizeAttr().getInt(); }
-    /// The block argument that receives the device's slice of input `i`.
-    ::mlir::BlockArgument getMappedArgument(unsigned i) {
-      return getBody().getArgument(i);
-    }
     /// The `spmd.yield` that ends the body.
     YieldOp getYield();
     /// The type device `d` sees for a mapped operand of type `type`: `type`
@@ -303,7 +301,8 @@ def SPMD_AxisIndexOp : SPMD_Op<"axis_index", [
 //===----------------------------------------------------------------------===//
 
 def SPMD_LaunchOp : SPMD_Op<"launch", [
-    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
+    DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "Run an outlined pmap body on every device (created by pcc)";
   let description = [{
     Calls the device function `callee` once on each of `devices` devices,
