@@ -29,3 +29,17 @@ llvm.mlir.global external @environ() : !llvm.ptr
 
 // expected-error @+1 {{'llvm.func' is not allowed in pcc programs}}
 llvm.func @dlopen(!llvm.ptr, i32) -> !llvm.ptr
+
+// -----
+
+// expected-error @+1 {{the name @pcc_launch is reserved for pcc (names starting with 'pcc_', '_pcc_' or '_mlir_'); rename it}}
+func.func @pcc_launch(%n: i64) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{the attribute 'spmd.grid_axes' is created by pcc; write an 'spmd.pmap' instead}}
+func.func private @device(%device: i64) attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 2>} {
+  return
+}

@@ -378,3 +378,88 @@ func.func @axis_index_type() {
   }
   return
 }
+
+// -----
+
+func.func @zero_size_dimension(%a: tensor<4x0xf32>) {
+  // expected-error @+1 {{'spmd.pmap' op mapped operand #0 of type 'tensor<4x0xf32>' has a dimension of size 0, which pcc does not support yet}}
+  spmd.pmap "i" (%x = %a : tensor<4x0xf32>) {
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @grid_too_large() {
+  spmd.pmap "i" size 4294967296 {
+    // expected-error @+1 {{'spmd.pmap' op makes the device grid larger than 2^63 devices}}
+    spmd.pmap "j" size 4294967296 {
+      spmd.yield
+    }
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'spmd.grid_axes' (an array of axis names) and 'spmd.grid_sizes' (their sizes) go together on a device function}}
+func.func private @half_grid(%device: i64) attributes {spmd.grid_axes = ["i"]} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{a device function takes its device index (i64) as its first argument}}
+func.func private @no_device_index() attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'spmd.grid_sizes' must hold at most 63 sizes of at least 1}}
+func.func private @zero_grid(%device: i64) attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 0>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{unknown spmd attribute 'spmd.other'}}
+func.func private @unknown_attribute() attributes {spmd.other} {
+  return
+}
+
+// -----
+
+func.func private @device(%device: i64, %buffer: memref<4xf32>)
+    attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>} {
+  return
+}
+
+func.func @launch_count(%buffer: memref<4xf32>) {
+  // expected-error @+1 {{'spmd.launch' op runs 3 devices, but the grid of @device has 4}}
+  spmd.launch @device devices 3 (%buffer) : memref<4xf32>
+  return
+}
+
+// -----
+
+func.func private @device(%device: i64, %buffer: memref<4xf32>)
+    attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>} {
+  return
+}
+
+func.func @launch_types(%buffer: memref<4xi32>) {
+  // expected-error @+1 {{'spmd.launch' op passes buffers that do not match the signature '(i64, memref<4xf32>) -> ()' of @device}}
+  spmd.launch @device devices 4 (%buffer) : memref<4xi32>
+  return
+}
+
+// -----
+
+func.func @launch_plain_function(%buffer: memref<4xf32>) {
+  // expected-error @+1 {{'spmd.launch' op calls @launch_plain_function, which is not a device function}}
+  spmd.launch @launch_plain_function devices 4 (%buffer) : memref<4xf32>
+  return
+}

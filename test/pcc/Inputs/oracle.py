@@ -220,6 +220,28 @@ func.func @main(%a: {t2}) -> ({t2}, {t2}, {t2}, {t2}, {i64_2}, {i64_2}) {{
                 [row_sum.astype(DTYPES[elem]), col_sum, total, col_max, ij, ji])
 
 
+def gather_order_case(rows, cols):
+    """all_gather over ["j", "i"] stacks in the written order (j outer)."""
+    program = f"""
+func.func @main() -> tensor<{rows}x{cols}x{rows * cols}xi64> {{
+  %r = spmd.pmap "i" size {rows} -> (tensor<{rows}x{cols}x{rows * cols}xi64>) {{
+    %s = spmd.pmap "j" size {cols} -> (tensor<{cols}x{rows * cols}xi64>) {{
+      %k = spmd.axis_index ["i", "j"] : index
+      %v = arith.index_cast %k : index to i64
+      %g = spmd.all_gather %v over ["j", "i"] : i64 -> tensor<{rows * cols}xi64>
+      spmd.yield %g : tensor<{rows * cols}xi64>
+    }}
+    spmd.yield %s : tensor<{cols}x{rows * cols}xi64>
+  }}
+  return %r : tensor<{rows}x{cols}x{rows * cols}xi64>
+}}
+"""
+    order = np.array([i * cols + j for j in range(cols) for i in range(rows)],
+                     dtype=np.int64)
+    return Case(f"gather-order-{rows}x{cols}", program, [],
+                [np.broadcast_to(order, (rows, cols, rows * cols))])
+
+
 def scalar_and_captured_case():
     """Scalar yields, a captured tensor and a captured scalar argument."""
     a = random_array((4,), "f32")
@@ -285,6 +307,7 @@ def cases():
     for elem in ("i32", "f32"):
         yield grid_case(elem, 2, 3)
     yield grid_case("i64", 4, 2)
+    yield gather_order_case(2, 3)
     yield scalar_and_captured_case()
     for devices in (1, 4, 13):
         yield size_only_case(devices)
