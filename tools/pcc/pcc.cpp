@@ -10,7 +10,9 @@
 // phases; Compile.cpp holds the MLIR side and Marshal.cpp the data crossing
 // the entry boundary. Every error ends the driver with exit status 1: located
 // ones print as `FILE:LINE:COL: error: ...`, the others as
-// `pcc: error: ...`, and crashes of upstream code are caught and reported.
+// `pcc: error: ...`, and crashes of upstream code on the main thread (an
+// upstream parser's, say) are caught and reported. A crash inside generated
+// code on a device thread, or a stack overflow, still ends the process.
 //
 //===----------------------------------------------------------------------===//
 
