@@ -3,6 +3,7 @@
 // RUN: FileCheck %s --check-prefix=REPEAT < %t.err
 // RUN: pcc run %s --verbose 2> %t.verbose | FileCheck %s --check-prefix=RESULT
 // RUN: FileCheck %s --check-prefix=VERBOSE < %t.verbose
+// RUN: FileCheck %s --check-prefix=AUTO < %t.verbose
 // RUN: pcc run %pcc_src/examples/psum.mlir --verbose 2>&1 | FileCheck %s --check-prefix=DEVICES
 // RUN: not pcc run %s --backend=cuda 2>&1 | FileCheck %s --check-prefix=CUDA
 // RUN: pcc run %s --mlir-print-ir-after-all --mlir-print-debuginfo 2>&1 | FileCheck %s --check-prefix=IR
@@ -28,7 +29,12 @@
 // DEVICES: pcc: devices: 4 (host threads)
 // DEVICES: [66 66 66 66]
 
-// CUDA: pcc: error: the cuda backend is not built yet (use --backend=cpu)
+// --backend=auto (the default) says why it uses cpu.
+// AUTO: pcc: backend: auto: {{.*}}; using cpu
+
+// A machine without a driver or a GPU says so; one with a GPU says that the
+// cuda backend is not built yet.
+// CUDA: pcc: error: --backend=cuda: {{(no CUDA driver: libcuda.so.1 could not be loaded .*; install the NVIDIA driver or use --backend=cpu|the CUDA driver found no usable GPU .*|the CUDA driver reports no GPU.*|found [0-9]+ GPUs?, but the cuda backend is not built yet .*)}}
 
 // IR: IR Dump After PCCEntryABI (pcc-entry-abi)
 // IR: func.func @_pcc_entry

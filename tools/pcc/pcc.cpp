@@ -19,6 +19,8 @@
 #include "Compile.h"
 #include "Marshal.h"
 
+#include "pcc/Runtime/pcc_runtime.h"
+
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -248,11 +250,27 @@ static LogicalResult execute(CompiledEntry &compiled, PhaseTimer &timer) {
 /// `pcc run`: everything after the command line.
 static LogicalResult runProgram(llvm::StringRef programPath,
                                 llvm::ArrayRef<std::string> argumentFiles) {
-  if (backendOption == Backend::Cuda) {
-    reportError("the cuda backend is not built yet (use --backend=cpu)");
-    return failure();
+  // The cuda backend needs a driver and a GPU; `auto` uses cpu without them.
+  // Its code generation is not built yet, so a found GPU is only reported.
+  if (backendOption != Backend::Cpu) {
+    char message[512];
+    int64_t gpus = pcc_cuda_probe(message, sizeof(message));
+    if (backendOption == Backend::Cuda) {
+      reportError(gpus == 0
+                      ? llvm::Twine("--backend=cuda: ") + message
+                      : llvm::Twine("--backend=cuda: found ") + message +
+                            ", but the cuda backend is not built yet (use "
+                            "--backend=cpu)");
+      return failure();
+    }
+    if (verbose)
+      llvm::errs() << "pcc: backend: auto: "
+                   << (gpus == 0 ? llvm::Twine(message)
+                                 : llvm::Twine(message) +
+                                       ", but the cuda backend is not built "
+                                       "yet")
+                   << "; using cpu\n";
   }
-  // Only the cpu backend exists so far, so `auto` always picks it.
   if (verbose)
     llvm::errs() << "pcc: backend: cpu\n";
   PhaseTimer timer;

@@ -13,6 +13,7 @@
 #ifndef PCC_RUNTIME_PCC_RUNTIME_H
 #define PCC_RUNTIME_PCC_RUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -110,6 +111,18 @@ PCC_DECLARE_MEMREF_COLLECTIVES(f64)
 PCC_DECLARE_MEMREF_ALL_GATHER(i1)
 #undef PCC_DECLARE_MEMREF_COLLECTIVES
 #undef PCC_DECLARE_MEMREF_ALL_GATHER
+
+/// Loads the CUDA driver (libcuda.so.1, from the system's library search)
+/// and returns the number of GPUs. Returns 0 when there is no driver or no
+/// GPU; `message` (at most `size` bytes) then says what is missing and what
+/// to do, or else names the GPUs found.
+int64_t pcc_cuda_probe(char *message, size_t size);
+
+/// Loads NCCL: from PCC_NCCL_LIBRARY (an absolute path), else libnccl.so.2
+/// from the system's library search, else from the lib/ of an installed
+/// nvidia-nccl-cu* Python wheel. Returns the dlopen handle, or null with
+/// `message` saying what to do.
+void *pcc_nccl_load(char *message, size_t size);
 
 /// Number of device threads currently alive (for tests).
 int64_t pcc_runtime_num_threads(void);
