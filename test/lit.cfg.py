@@ -20,3 +20,9 @@ llvm_config.add_tool_substitutions(
 
 config.substitutions.append(("%pcc_src", config.pcc_src_root))
 config.substitutions.append(("%pcc_obj", config.pcc_obj_root))
+
+# gpu-module-to-binary needs ptxas from the CUDA toolkit (present on every
+# machine here, GPU or not); running kernels needs a GPU (the `cuda` feature,
+# not defined yet).
+if os.path.exists("/usr/local/cuda/bin/ptxas"):
+    config.available_features.add("cuda-toolkit")

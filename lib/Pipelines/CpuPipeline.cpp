@@ -1,9 +1,10 @@
 //===- CpuPipeline.cpp - spmd on tensors to LLVM for the host backend ----===//
 //
-// The host backend's pipeline, stage by stage (docs/design.md shows the IR
+// The backends' pipelines, stage by stage (docs/design.md shows the IR
 // after each): give the entry a C ABI, expand pmean, outline pmap bodies into
 // device functions on a flattened grid, turn collectives into runtime calls,
-// bufferize, insert deallocations, and lower everything to the LLVM dialect.
+// bufferize, insert deallocations, and lower everything to the LLVM dialect,
+// with loops (cpu) or GPU kernels in a fatbin (cuda, compile-only so far).
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,7 +30,10 @@
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
@@ -38,25 +42,32 @@
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVM/NVVM/Target.h"
+#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/GPU/GPUToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "mlir/Target/LLVMIR/Dialect/NVVM/NVVMToLLVMIRTranslation.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 
-void pcc::buildCpuPipeline(OpPassManager &pm,
-                           const CpuPipelineOptions &options) {
+/// The stages both backends share: from spmd on tensors to buffers, with
+/// device functions for the pmap bodies and runtime calls for collectives.
+static void buildBufferPipeline(OpPassManager &pm, StringRef entry) {
   // spmd on tensors. Programs run in pcc's process: first make sure they
   // can only run their own code.
-  pm.addPass(createPCCVerifyClosed());
-  PCCEntryABIOptions entryOptions;
-  entryOptions.entry = options.entry;
-  pm.addPass(createPCCEntryABI(entryOptions));
-  pm.addPass(createSPMDExpandPmean());
-  pm.addPass(createSPMDOutlinePmaps());
-  pm.addPass(createSPMDLowerCollectives());
+  pm.addPass(pcc::createPCCVerifyClosed());
+  pcc::PCCEntryABIOptions entryOptions;
+  entryOptions.entry = entry.str();
+  pm.addPass(pcc::createPCCEntryABI(entryOptions));
+  pm.addPass(pcc::createSPMDExpandPmean());
+  pm.addPass(pcc::createSPMDOutlinePmaps());
+  pm.addPass(pcc::createSPMDLowerCollectives());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
 
@@ -74,26 +85,71 @@ void pcc::buildCpuPipeline(OpPassManager &pm,
   // Deallocation leaves bufferization.clone where a function returns a
   // buffer it does not own (a constant, an argument).
   pm.addPass(createConvertBufferizationToMemRefPass());
+}
 
-  // Buffers to the LLVM dialect.
-  pm.addPass(createConvertLinalgToLoopsPass());
+/// The last stages of both backends: the host code to the LLVM dialect.
+static void buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertToLLVMPass());
-  pm.addPass(createSPMDLaunchToLLVM());
+  pm.addPass(pcc::createSPMDLaunchToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  PCCVerifyClosedOptions closedOptions;
+  pcc::PCCVerifyClosedOptions closedOptions;
   closedOptions.lowered = true;
-  pm.addPass(createPCCVerifyClosed(closedOptions));
+  pm.addPass(pcc::createPCCVerifyClosed(closedOptions));
+}
+
+void pcc::buildCpuPipeline(OpPassManager &pm,
+                           const CpuPipelineOptions &options) {
+  buildBufferPipeline(pm, options.entry);
+  pm.addPass(createConvertLinalgToLoopsPass());
+  buildHostToLLVMPipeline(pm);
+}
+
+void pcc::buildCudaPipeline(OpPassManager &pm,
+                            const CudaPipelineOptions &options) {
+  buildBufferPipeline(pm, options.entry);
+
+  // Loop nests to GPU kernels: parallel loops tiled by 256 map to blocks of
+  // 256 threads; what remains sequential stays inside each thread.
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(createConvertLinalgToParallelLoopsPass());
+  functions.addPass(createParallelLoopTilingPass({256}));
+  // Folds the tile steps to constants: launch sizes must be static.
+  functions.addPass(createCanonicalizerPass());
+  functions.addPass(createGpuMapParallelLoopsPass());
+  functions.addPass(createConvertParallelLoopToGpuPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+
+  // Kernels to a fatbin through NVVM; host code to the LLVM dialect.
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createGpuToLLVMConversionPass());
+  buildHostToLLVMPipeline(pm);
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.toolkit;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 
 void pcc::registerDialects(DialectRegistry &registry) {
   registry.insert<pcc::spmd::SPMDDialect, arith::ArithDialect,
                   bufferization::BufferizationDialect, cf::ControlFlowDialect,
-                  func::FuncDialect, linalg::LinalgDialect, LLVM::LLVMDialect,
-                  math::MathDialect, memref::MemRefDialect, scf::SCFDialect,
-                  tensor::TensorDialect>();
+                  func::FuncDialect, gpu::GPUDialect, linalg::LinalgDialect,
+                  LLVM::LLVMDialect, math::MathDialect, memref::MemRefDialect,
+                  NVVM::NVVMDialect, scf::SCFDialect, tensor::TensorDialect>();
+  NVVM::registerNVVMTargetInterfaceExternalModels(registry);
+  registerBuiltinDialectTranslation(registry);
+  registerGPUDialectTranslation(registry);
+  registerLLVMDialectTranslation(registry);
+  registerNVVMDialectTranslation(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
@@ -113,6 +169,7 @@ void pcc::registerPipelines() {
   // The upstream passes the pipelines use, so that pcc-opt can run any
   // stage on its own.
   registerConvertElementwiseToLinalgPass();
+  registerConvertLinalgToParallelLoopsPass();
   registerConvertLinalgToLoopsPass();
   bufferization::registerOneShotBufferizePass();
   bufferization::registerBufferizationPipelines();
@@ -127,4 +184,9 @@ void pcc::registerPipelines() {
       "pcc-cpu-pipeline",
       "Lower an spmd program to the LLVM dialect for the host backend",
       buildCpuPipeline);
+  PassPipelineRegistration<CudaPipelineOptions>(
+      "pcc-cuda-pipeline",
+      "Lower an spmd program to GPU kernels (a fatbin) and LLVM host code "
+      "(compile-only so far)",
+      buildCudaPipeline);
 }

@@ -39,8 +39,8 @@ static constexpr llvm::StringLiteral kReservedPrefixes[] = {"pcc_", "_pcc_",
                                                             "_mlir_"};
 
 static LogicalResult verifyInput(Operation *op) {
-  if (auto symbol = op->getAttrOfType<StringAttr>(
-          SymbolTable::getSymbolAttrName())) {
+  if (auto symbol =
+          op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())) {
     for (StringRef prefix : kReservedPrefixes)
       if (symbol.getValue().starts_with(prefix))
         return op->emitError() << "the name @" << symbol.getValue()
@@ -54,10 +54,10 @@ static LogicalResult verifyInput(Operation *op) {
                               "'spmd.pmap' instead";
   for (NamedAttribute attribute : op->getAttrs())
     if (attribute.getName().getValue().starts_with("spmd."))
-      return op->emitError() << "the attribute '"
-                             << attribute.getName().getValue()
-                             << "' is created by pcc; write an 'spmd.pmap' "
-                                "instead";
+      return op->emitError()
+             << "the attribute '" << attribute.getName().getValue()
+             << "' is created by pcc; write an 'spmd.pmap' "
+                "instead";
   StringRef dialect = op->getName().getDialectNamespace();
   if (!llvm::is_contained(kInputDialects, dialect))
     return op->emitError()
@@ -75,9 +75,15 @@ static LogicalResult verifyInput(Operation *op) {
 }
 
 static LogicalResult verifyLowered(Operation *op) {
+  // GPU kernels may call libdevice (`__nv_expf`, ...), which the NVPTX
+  // serializer links into the binary; nothing there reaches the host JIT.
+  bool inGpuModule =
+      op->getParentOp() &&
+      op->getParentOp()->getName().getStringRef() == "gpu.module";
   if (auto function = dyn_cast<LLVM::LLVMFuncOp>(op);
       function && function.isExternal() &&
-      !isAllowedExternal(function.getSymName()))
+      !isAllowedExternal(function.getSymName()) &&
+      !(inGpuModule && function.getSymName().starts_with("__nv_")))
     return op->emitError() << "the lowered program calls the external "
                               "function @"
                            << function.getSymName()

@@ -14,19 +14,10 @@
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 
 using namespace mlir;
 using namespace pcc::driver;
 using pcc::arrayio::DType;
-
-void pcc::driver::registerDialects(DialectRegistry &registry) {
-  pcc::registerDialects(registry);
-  // The JIT translates the LLVM dialect to LLVM IR.
-  registerBuiltinDialectTranslation(registry);
-  registerLLVMDialectTranslation(registry);
-}
 
 /// The ArrayIO type of a scalar element type, if pcc exchanges it.
 static std::optional<DType> getDType(Type type) {

@@ -25,10 +25,6 @@ class DialectRegistry;
 
 namespace pcc::driver {
 
-/// Registers what pcc::registerDialects registers (the dialects of SPEC §1
-/// and what the pipelines need) and the translations to LLVM IR.
-void registerDialects(mlir::DialectRegistry &registry);
-
 /// The boundary signature of the entry function `name`, or failure after
 /// reporting why the function cannot be called from the driver.
 mlir::FailureOr<EntrySignature> getEntrySignature(mlir::ModuleOp module,

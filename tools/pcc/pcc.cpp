@@ -19,6 +19,7 @@
 #include "Compile.h"
 #include "Marshal.h"
 
+#include "pcc/Pipelines/Pipelines.h"
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include "mlir/IR/AsmState.h"
@@ -188,7 +189,7 @@ static LogicalResult compile(llvm::StringRef programPath,
                              llvm::ArrayRef<std::string> argumentFiles,
                              PhaseTimer &timer, CompiledEntry &compiled) {
   DialectRegistry registry;
-  registerDialects(registry);
+  pcc::registerDialects(registry);
   // Single-threaded, so that a crash in upstream code happens on the thread
   // whose crash recovery (main) catches it.
   MLIRContext context(registry, MLIRContext::Threading::DISABLED);

@@ -28,6 +28,30 @@ struct CpuPipelineOptions
                                          llvm::cl::init("main")};
 };
 
+/// Options of the cuda backend pipeline.
+struct CudaPipelineOptions
+    : public mlir::PassPipelineOptions<CudaPipelineOptions> {
+  PassOptions::Option<std::string> entry{*this, "entry",
+                                         llvm::cl::desc("The entry function"),
+                                         llvm::cl::init("main")};
+  PassOptions::Option<std::string> chip{
+      *this, "chip", llvm::cl::desc("The GPU architecture of the cubin"),
+      llvm::cl::init("sm_90")};
+  PassOptions::Option<std::string> toolkit{
+      *this, "toolkit", llvm::cl::desc("The CUDA toolkit (for ptxas)"),
+      llvm::cl::init("/usr/local/cuda")};
+};
+
+/// The first half of the cuda backend, built so far: the program lowered as
+/// for the host backend down to buffers, then every loop nest of linalg ops
+/// turned into GPU kernels (parallel loops tiled by 256 threads), compiled
+/// through NVVM to a fatbin (sm_90 cubin and PTX) embedded as `gpu.binary`,
+/// and launched with `gpu.launch_func`. What is missing before it runs:
+/// device memory for the buffers, collectives through NCCL, and the runtime
+/// for the launches (docs/design.md).
+void buildCudaPipeline(mlir::OpPassManager &pm,
+                       const CudaPipelineOptions &options);
+
 /// Lowers a verified spmd program on tensors to the LLVM dialect for the
 /// host backend, where every device is a thread of the pcc runtime. The
 /// entry function is wrapped as `@_pcc_entry` (see the pcc-entry-abi pass).
@@ -38,7 +62,8 @@ void buildCpuPipeline(mlir::OpPassManager &pm,
 /// interface and extension the pipelines need. pcc and pcc-opt share it.
 void registerDialects(mlir::DialectRegistry &registry);
 
-/// Registers `pcc-cpu-pipeline` for pcc-opt, and each upstream pass it uses.
+/// Registers `pcc-cpu-pipeline` and `pcc-cuda-pipeline` for pcc-opt, and each
+/// upstream pass they use.
 void registerPipelines();
 
 } // namespace pcc
