@@ -89,6 +89,9 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry) {
 
 /// The last stages of both backends: the host code to the LLVM dialect.
 static void buildHostToLLVMPipeline(OpPassManager &pm) {
+  // Math ops on f32/f64 become libm calls (erf, tan, atan2, ... have no LLVM
+  // intrinsic); pcc-verify-closed allows exactly those functions.
+  pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
@@ -175,6 +178,7 @@ void pcc::registerPipelines() {
   bufferization::registerBufferizationPipelines();
   memref::registerExpandStridedMetadataPass();
   registerConvertBufferizationToMemRefPass();
+  registerConvertMathToLibmPass();
   registerLowerAffinePass();
   registerSCFToControlFlowPass();
   registerConvertToLLVMPass();

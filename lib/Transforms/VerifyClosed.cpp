@@ -27,11 +27,24 @@ static constexpr llvm::StringLiteral kInputDialects[] = {
     "builtin", "func", "arith",         "math", "tensor",
     "linalg",  "scf",  "bufferization", "spmd"};
 
+/// The libm functions that convert-math-to-libm emits (each also with an
+/// `f` suffix, for f32).
+static constexpr llvm::StringLiteral kMathFunctions[] = {
+    "acos",  "acosh", "asin",      "asinh", "atan",  "atan2", "atanh", "cbrt",
+    "ceil",  "cos",   "cosh",      "erf",   "erfc",  "exp",   "exp2",  "expm1",
+    "floor", "fma",   "log",       "log10", "log1p", "log2",  "pow",   "round",
+    "sin",   "sinh",  "roundeven", "sqrt",  "tan",   "tanh",  "trunc"};
+
 /// Whether the lowered program may call the external function `name`: the
-/// allocator and the entry points of pcc_runtime.h that the lowering emits.
+/// allocator, the entry points of pcc_runtime.h that the lowering emits, and
+/// a fixed list of math functions.
 static bool isAllowedExternal(StringRef name) {
-  return name == "malloc" || name == "free" || name == "aligned_alloc" ||
-         name == "pcc_launch" || name.starts_with("_mlir_ciface_pcc_mlir_");
+  if (name == "malloc" || name == "free" || name == "aligned_alloc" ||
+      name == "pcc_launch" || name.starts_with("_mlir_ciface_pcc_mlir_"))
+    return true;
+  StringRef base = name.ends_with("f") ? name.drop_back() : name;
+  return llvm::is_contained(kMathFunctions, name) ||
+         llvm::is_contained(kMathFunctions, base);
 }
 
 /// Symbol prefixes that belong to pcc's lowering and runtime.

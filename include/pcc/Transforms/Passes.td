@@ -115,8 +115,9 @@ def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
     functions declared without a body (`func.func private @system(...)`),
     each with an error naming the op or the symbol. With `lowered`, it checks
     the LLVM dialect module that goes to the JIT: the only external functions
-    are the pcc runtime's entry points and `malloc`/`free`, and there is no
-    inline assembly and no external global. The cpu pipeline runs it first
+    are the pcc runtime's entry points, `malloc`/`free` and a fixed list of
+    libm functions (`erff`, `tan`, ...), and there is no inline assembly and
+    no external global. The cpu pipeline runs it first
     and last.
   }];
   let options = [
