@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace pcc {
 #define GEN_PASS_DEF_PCCVERIFYCLOSED
@@ -51,7 +52,38 @@ static bool isAllowedExternal(StringRef name) {
 static constexpr llvm::StringLiteral kReservedPrefixes[] = {"pcc_", "_pcc_",
                                                             "_mlir_"};
 
+/// Whether a value of `type` fits in memory at all: its size in bytes must
+/// not overflow 63 bits (a huge static shape would otherwise wrap around in
+/// the allocation size and write out of bounds).
+static bool hasRepresentableSize(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return true;
+  int64_t bytes =
+      std::max<int64_t>(1, (shaped.getElementTypeBitWidth() + 7) / 8);
+  for (int64_t size : shaped.getShape())
+    if (llvm::MulOverflow(bytes, size, bytes))
+      return false;
+  return true;
+}
+
 static LogicalResult verifyInput(Operation *op) {
+  auto checkType = [&](Type type) -> LogicalResult {
+    if (hasRepresentableSize(type))
+      return success();
+    return op->emitError() << "the type " << type
+                           << " is larger than any memory (its size in bytes "
+                              "does not fit in 63 bits)";
+  };
+  for (Type type : op->getResultTypes())
+    if (failed(checkType(type)))
+      return failure();
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      for (Type type : block.getArgumentTypes())
+        if (failed(checkType(type)))
+          return failure();
+
   if (auto symbol =
           op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())) {
     for (StringRef prefix : kReservedPrefixes)

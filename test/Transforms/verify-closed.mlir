@@ -43,3 +43,18 @@ func.func @pcc_launch(%n: i64) {
 func.func private @device(%device: i64) attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 2>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{the type 'tensor<100000000x100000000x100000000xf32>' is larger than any memory (its size in bytes does not fit in 63 bits)}}
+func.func @huge(%a: tensor<100000000x100000000x100000000xf32>) {
+  return
+}
+
+// -----
+
+func.func @huge_result() {
+  // expected-error @+1 {{the type 'tensor<4611686018427387904x4xf32>' is larger than any memory}}
+  %e = tensor.empty() : tensor<4611686018427387904x4xf32>
+  return
+}

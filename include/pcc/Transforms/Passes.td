@@ -113,7 +113,8 @@ def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
     input (the default), the pass rejects ops of dialects outside SPEC §1
     (so no `llvm.call`, `llvm.inline_asm` or `llvm.mlir.addressof`) and
     functions declared without a body (`func.func private @system(...)`),
-    each with an error naming the op or the symbol. With `lowered`, it checks
+    each with an error naming the op or the symbol, and types whose size in
+    bytes does not fit in 63 bits. With `lowered`, it checks
     the LLVM dialect module that goes to the JIT: the only external functions
     are the pcc runtime's entry points, `malloc`/`free` and a fixed list of
     libm functions (`erff`, `tan`, ...), and there is no inline assembly and
