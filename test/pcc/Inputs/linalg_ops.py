@@ -7,7 +7,7 @@ usage: linalg_ops.py PCC PROGRAM WORKDIR
 import sys
 
 import numpy as np
-from pcc_run import run_pcc
+from pcc_run import compare, run_pcc
 
 
 def main():
@@ -22,13 +22,8 @@ def main():
     looped = np.exp(v)
     for _ in range(3):
         looped = np.stack([looped.sum(axis=0) * 0.5] * 2)
-    ok = (np.allclose(got0, expected0, rtol=1e-5, atol=1e-6) and
-          np.allclose(got1, looped, rtol=1e-5, atol=1e-6))
-    if not ok:
-        print("mismatch\n", got0, expected0, got1, looped)
-        return 1
-    print("linalg ops match NumPy")
-    return 0
+    return compare("linalg ops match NumPy",
+                   [(got0, expected0, 1e-5, 1e-6), (got1, looped, 1e-5, 1e-6)])
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ import math
 import sys
 
 import numpy as np
-from pcc_run import run_pcc
+from pcc_run import compare, run_pcc
 
 
 def main():
@@ -19,13 +19,8 @@ def main():
     expected0 = np.vectorize(lambda v: math.tan(math.erf(v)))(a)
     expected1 = np.vectorize(
         lambda v: math.atan2(math.copysign(abs(v) ** (1 / 3), v), v))(b)
-    ok = (np.allclose(got0, expected0, rtol=1e-5) and
-          np.allclose(got1, expected1, rtol=1e-12))
-    if not ok:
-        print("mismatch\n", got0, expected0, got1, expected1)
-        return 1
-    print("math ops match Python")
-    return 0
+    return compare("math ops match Python",
+                   [(got0, expected0, 1e-5, 0), (got1, expected1, 1e-12, 0)])
 
 
 if __name__ == "__main__":

@@ -21,3 +21,15 @@ def run_pcc(pcc, program, inputs, workdir, count):
                    check=True, stdout=subprocess.DEVNULL)
     return [np.load(os.path.join(out, f"result{index}.npy"))
             for index in range(count)]
+
+
+def compare(success_message, pairs):
+    """Compares (got, expected, rtol, atol) pairs with np.allclose; prints
+    `success_message` and returns 0 if all match, else prints the first
+    mismatch and returns 1 (a script's exit status)."""
+    for got, expected, rtol, atol in pairs:
+        if not np.allclose(got, expected, rtol=rtol, atol=atol):
+            print("mismatch:\n", got, "\nexpected:\n", expected)
+            return 1
+    print(success_message)
+    return 0

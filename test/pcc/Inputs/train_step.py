@@ -6,7 +6,7 @@ usage: train_step.py PCC EXAMPLE WORKDIR
 import sys
 
 import numpy as np
-from pcc_run import run_pcc
+from pcc_run import compare, run_pcc
 
 
 def main():
@@ -22,11 +22,7 @@ def main():
     # Every device holds the same weights, bit for bit.
     assert all((got[d] == got[0]).all() for d in range(4)), got
     # Against NumPy, up to float32 summation order.
-    if not np.allclose(got[0], expected, rtol=1e-5, atol=1e-6):
-        print("mismatch:\n", got[0], "\nexpected:\n", expected)
-        return 1
-    print("train step matches NumPy")
-    return 0
+    return compare("train step matches NumPy", [(got[0], expected, 1e-5, 1e-6)])
 
 
 if __name__ == "__main__":
