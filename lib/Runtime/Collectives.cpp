@@ -33,6 +33,40 @@ namespace {
   std::abort();
 }
 
+/// How long a device waits in a collective for the rest of its group before
+/// pcc gives up: PCC_COLLECTIVE_TIMEOUT seconds, default 300.
+std::chrono::steady_clock::duration collectiveTimeout() {
+  static const double seconds = [] {
+    const char *text = std::getenv("PCC_COLLECTIVE_TIMEOUT");
+    char *end = nullptr;
+    double value = text ? std::strtod(text, &end) : 0;
+    return text && end != text && value > 0 ? value : 300.0;
+  }();
+  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+      std::chrono::duration<double>(seconds));
+}
+
+/// Waits at `barrier` for the `size` members of a group; a member that waits
+/// past the collective timeout ends the process with status 1 and says why,
+/// instead of hanging (a device that never arrives would otherwise block
+/// its group forever).
+void meet(Barrier &barrier, const char *op, int64_t device, int64_t size) {
+  if (barrier.arriveAndWait(size, std::chrono::steady_clock::now() +
+                                      collectiveTimeout()))
+    return;
+  std::fprintf(stderr,
+               "pcc runtime error: %s: device %lld waited more than %g s "
+               "for the other devices of its group (%lld of %lld arrived); "
+               "some device did not reach this collective. "
+               "PCC_COLLECTIVE_TIMEOUT sets the limit in seconds\n",
+               op, static_cast<long long>(device),
+               std::chrono::duration<double>(collectiveTimeout()).count(),
+               static_cast<long long>(barrier.numArrived()),
+               static_cast<long long>(size));
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 //===----------------------------------------------------------------------===//
 // Groups and their slots
 //===----------------------------------------------------------------------===//
@@ -379,13 +413,13 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
   }
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
   slot->members[pos.rank] = {in, out};
-  slot->barrier.arriveAndWait(pos.size);
+  meet(slot->barrier, op, device, pos.size);
   int64_t lo, hi;
   sliceOf(count, es, pos.size, pos.rank, lo, hi);
   if (lo < hi)
     fn(slot->members.get(), pos.size, lo, hi);
   // Nobody may return (and reuse its in/out) before every slice is written.
-  slot->barrier.arriveAndWait(pos.size);
+  meet(slot->barrier, op, device, pos.size);
 }
 
 extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
@@ -408,12 +442,12 @@ extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
   }
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
   slot->members[pos.rank] = {in, out};
-  slot->barrier.arriveAndWait(pos.size);
+  meet(slot->barrier, op, device, pos.size);
   // Each member pulls every input into its own output: it writes only its
   // own memory, and the work is evenly spread.
   char *dst = static_cast<char *>(out);
   for (int64_t j = 0; j < pos.size; ++j)
     std::memcpy(dst + j * bytes, slot->members[j].in, bytes);
   // The peers' inputs must stay untouched until everyone has copied them.
-  slot->barrier.arriveAndWait(pos.size);
+  meet(slot->barrier, op, device, pos.size);
 }

@@ -57,8 +57,12 @@ public:
   /// and the publisher's seq_cst store and load, that guarantees that either
   /// this thread sees the condition or the publisher sees it asleep (no lost
   /// wake-up). Returns true if the condition came true while spinning.
+  /// Gives up at `deadline`, once asleep, and returns false then too:
+  /// callers that pass one check the condition again.
   template <typename Pred>
-  bool wait(Pred done, int64_t spinNanos, int32_t yields) {
+  bool wait(Pred done, int64_t spinNanos, int32_t yields,
+            std::chrono::steady_clock::time_point deadline =
+                std::chrono::steady_clock::time_point::max()) {
     if (done())
       return true;
     // The spin is bounded by time, not iterations: a pause instruction takes
@@ -82,7 +86,8 @@ public:
     std::unique_lock<std::mutex> lock(mutex);
     sleepers.fetch_add(1, std::memory_order_seq_cst);
     while (!done())
-      cond.wait(lock);
+      if (cond.wait_until(lock, deadline) == std::cv_status::timeout)
+        break;
     sleepers.fetch_sub(1, std::memory_order_relaxed);
     return false;
   }
@@ -111,8 +116,11 @@ class Barrier {
 public:
   /// Blocks until `numThreads` threads (the same number every time) have
   /// called it. Everything a thread wrote before arriving happens-before
-  /// everything any thread reads after leaving.
-  void arriveAndWait(int64_t numThreads) {
+  /// everything any thread reads after leaving. Returns false if the others
+  /// have not all arrived by `deadline`; the barrier is then unusable.
+  bool arriveAndWait(int64_t numThreads,
+                     std::chrono::steady_clock::time_point deadline =
+                         std::chrono::steady_clock::time_point::max()) {
     uint64_t gen = generation.load(std::memory_order_acquire);
     // acq_rel: the last arriver acquires every earlier arriver's writes
     // through the release sequence of `arrived`, and publishes them with the
@@ -121,19 +129,25 @@ public:
       arrived.store(0, std::memory_order_relaxed);
       generation.store(gen + 1, std::memory_order_seq_cst);
       waiter.wake();
-      return;
+      return true;
     }
     // Adaptive spin: when spinning fails, a peer is late, typically because
     // it lost its core to another process, so spinning only burns a core it
     // may need; halve this thread's budget then, and double it on success.
     int64_t limit = barrierSpinNanos.load(std::memory_order_relaxed);
     int64_t &budget = barrierSpinBudget;
-    bool spun = waiter.wait(
-        [&] { return generation.load(std::memory_order_seq_cst) != gen; },
-        std::min(budget, limit), kYields);
+    auto released = [&] {
+      return generation.load(std::memory_order_seq_cst) != gen;
+    };
+    bool spun =
+        waiter.wait(released, std::min(budget, limit), kYields, deadline);
     budget = spun ? std::min(limit, 2 * std::max(budget, kMinSpinNanos))
                   : std::max(kMinSpinNanos, std::min(budget, limit) / 2);
+    return released();
   }
+
+  /// How many threads have arrived in the current phase (for diagnostics).
+  int64_t numArrived() const { return arrived.load(std::memory_order_relaxed); }
 
 private:
   static constexpr int32_t kYields = 16;
