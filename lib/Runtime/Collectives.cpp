@@ -17,10 +17,12 @@
 #include "Sync.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <string>
 #include <type_traits>
 #include <vector>
 
@@ -44,27 +46,6 @@ std::chrono::steady_clock::duration collectiveTimeout() {
   }();
   return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(seconds));
-}
-
-/// Waits at `barrier` for the `size` members of a group; a member that waits
-/// past the collective timeout ends the process with status 1 and says why,
-/// instead of hanging (a device that never arrives would otherwise block
-/// its group forever).
-void meet(Barrier &barrier, const char *op, int64_t device, int64_t size) {
-  if (barrier.arriveAndWait(size, std::chrono::steady_clock::now() +
-                                      collectiveTimeout()))
-    return;
-  std::fprintf(stderr,
-               "pcc runtime error: %s: device %lld waited more than %g s "
-               "for the other devices of its group (%lld of %lld arrived); "
-               "some device did not reach this collective. "
-               "PCC_COLLECTIVE_TIMEOUT sets the limit in seconds\n",
-               op, static_cast<long long>(device),
-               std::chrono::duration<double>(collectiveTimeout()).count(),
-               static_cast<long long>(barrier.numArrived()),
-               static_cast<long long>(size));
-  std::fflush(stderr);
-  std::_Exit(1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -110,6 +91,9 @@ GroupPos locate(const char *op, int64_t device, int64_t gridRank,
 struct alignas(64) MemberBuffers {
   const void *in;
   void *out;
+  /// How many barriers this member has reached: tells a member that timed
+  /// out which peers are missing.
+  std::atomic<uint64_t> arrivals{0};
 };
 
 /// Meeting place of one group. Members write only their own entry of
@@ -196,6 +180,48 @@ void sliceOf(int64_t count, int64_t elemSize, int64_t size, int64_t rank,
   int64_t per = (units + size - 1) / size * unit;
   lo = std::min(count, rank * per);
   hi = std::min(count, lo + per);
+}
+
+/// The linear grid index of the member with group rank `rank`.
+int64_t deviceOfRank(const GroupSlot &slot, int64_t rank) {
+  int64_t device = slot.leader, stride = 1;
+  for (int64_t k = int64_t(slot.dims.size()) - 1; k >= 0; --k) {
+    if ((slot.mask >> k) & 1) {
+      device += (rank % slot.dims[k]) * stride;
+      rank /= slot.dims[k];
+    }
+    stride *= slot.dims[k];
+  }
+  return device;
+}
+
+/// Waits at the slot's barrier for the other members of the group. A member
+/// that waits past the collective timeout ends the process with status 1 and
+/// names the devices that did not arrive, instead of hanging: a device that
+/// never reaches the collective would otherwise block its group forever.
+void meet(GroupSlot &slot, const char *op, int64_t device,
+          const GroupPos &pos) {
+  uint64_t arrivals =
+      slot.members[pos.rank].arrivals.fetch_add(1, std::memory_order_relaxed) +
+      1;
+  if (slot.barrier.arriveAndWait(pos.size, std::chrono::steady_clock::now() +
+                                               collectiveTimeout()))
+    return;
+  std::string missing;
+  for (int64_t rank = 0; rank < pos.size; ++rank)
+    if (slot.members[rank].arrivals.load(std::memory_order_relaxed) < arrivals)
+      missing += (missing.empty() ? "" : ", ") +
+                 std::to_string(deviceOfRank(slot, rank));
+  std::fprintf(stderr,
+               "pcc runtime error: %s: device %lld waited more than %g s for "
+               "the other devices of its group; device(s) %s never reached "
+               "this collective. PCC_COLLECTIVE_TIMEOUT sets the limit in "
+               "seconds\n",
+               op, static_cast<long long>(device),
+               std::chrono::duration<double>(collectiveTimeout()).count(),
+               missing.c_str());
+  std::fflush(stderr);
+  std::_Exit(1);
 }
 
 //===----------------------------------------------------------------------===//
@@ -412,14 +438,15 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
     return;
   }
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
-  slot->members[pos.rank] = {in, out};
-  meet(slot->barrier, op, device, pos.size);
+  slot->members[pos.rank].in = in;
+  slot->members[pos.rank].out = out;
+  meet(*slot, op, device, pos);
   int64_t lo, hi;
   sliceOf(count, es, pos.size, pos.rank, lo, hi);
   if (lo < hi)
     fn(slot->members.get(), pos.size, lo, hi);
   // Nobody may return (and reuse its in/out) before every slice is written.
-  meet(slot->barrier, op, device, pos.size);
+  meet(*slot, op, device, pos);
 }
 
 extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
@@ -441,13 +468,14 @@ extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
     return;
   }
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
-  slot->members[pos.rank] = {in, out};
-  meet(slot->barrier, op, device, pos.size);
+  slot->members[pos.rank].in = in;
+  slot->members[pos.rank].out = out;
+  meet(*slot, op, device, pos);
   // Each member pulls every input into its own output: it writes only its
   // own memory, and the work is evenly spread.
   char *dst = static_cast<char *>(out);
   for (int64_t j = 0; j < pos.size; ++j)
     std::memcpy(dst + j * bytes, slot->members[j].in, bytes);
   // The peers' inputs must stay untouched until everyone has copied them.
-  meet(slot->barrier, op, device, pos.size);
+  meet(*slot, op, device, pos);
 }
