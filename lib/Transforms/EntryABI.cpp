@@ -35,9 +35,10 @@ namespace {
 /// Name of the wrapper the driver calls.
 constexpr llvm::StringLiteral kEntryWrapperName = "_pcc_entry";
 
-/// Element types a value crossing the entry boundary may have: signless
-/// integers (i1 included), floats and index.
-bool isSupportedElementType(Type type) {
+/// Element types a value crossing the entry boundary may have (wider than
+/// the dialect's device types; the driver then checks what .npy holds):
+/// signless integers (i1 included), floats and index.
+bool canCrossBoundary(Type type) {
   if (auto integer = dyn_cast<IntegerType>(type))
     return integer.isSignless();
   return isa<FloatType, IndexType>(type);
@@ -46,11 +47,11 @@ bool isSupportedElementType(Type type) {
 /// The memref through which a value of `type` crosses the boundary, or null
 /// if `type` cannot cross it.
 MemRefType getBoundaryMemRefType(Type type) {
-  if (isSupportedElementType(type))
+  if (canCrossBoundary(type))
     return MemRefType::get({}, type);
   auto tensor = dyn_cast<RankedTensorType>(type);
   if (!tensor || !tensor.hasStaticShape() || tensor.getEncoding() ||
-      !isSupportedElementType(tensor.getElementType()))
+      !canCrossBoundary(tensor.getElementType()))
     return nullptr;
   return MemRefType::get(tensor.getShape(), tensor.getElementType());
 }

@@ -72,12 +72,9 @@ class Case:
         self.inputs, self.expected = inputs, expected
 
 
-def reduction_case(op, elem, devices, shape):
-    mnemonic = {"sum": "psum", "max": "pmax", "min": "pmin"}[op]
-    full = (devices,) + shape
-    a = random_array(full, elem)
-    t_full, t_dev = shape_str(full, elem), shape_str(shape, elem)
-    program = f"""
+def one_collective_program(mnemonic, t_full, t_dev):
+    """A pmap over "i" whose devices each yield `mnemonic` of their slice."""
+    return f"""
 func.func @main(%a: {t_full}) -> {t_full} {{
   %r = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_full}) {{
     %s = spmd.{mnemonic} %x over "i" : {t_dev}
@@ -86,6 +83,14 @@ func.func @main(%a: {t_full}) -> {t_full} {{
   return %r : {t_full}
 }}
 """
+
+
+def reduction_case(op, elem, devices, shape):
+    mnemonic = {"sum": "psum", "max": "pmax", "min": "pmin"}[op]
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    program = one_collective_program(mnemonic, shape_str(full, elem),
+                                     shape_str(shape, elem))
     total = accumulate(list(a), elem, op)
     expected = np.stack([total] * devices)
     return Case(f"{mnemonic}-{elem}-n{devices}-{'x'.join(map(str, shape))}",
@@ -95,16 +100,8 @@ func.func @main(%a: {t_full}) -> {t_full} {{
 def pmean_case(elem, devices, shape):
     full = (devices,) + shape
     a = random_array(full, elem)
-    t_full, t_dev = shape_str(full, elem), shape_str(shape, elem)
-    program = f"""
-func.func @main(%a: {t_full}) -> {t_full} {{
-  %r = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_full}) {{
-    %m = spmd.pmean %x over "i" : {t_dev}
-    spmd.yield %m : {t_dev}
-  }}
-  return %r : {t_full}
-}}
-"""
+    program = one_collective_program("pmean", shape_str(full, elem),
+                                     shape_str(shape, elem))
     # JAX's definition: psum, then a division in the operand's type.
     total = accumulate(list(a), elem, "sum")
     mean = (total / DTYPES[elem](devices)).astype(DTYPES[elem])
