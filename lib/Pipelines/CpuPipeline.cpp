@@ -58,7 +58,8 @@ using namespace mlir;
 
 /// The stages both backends share: from spmd on tensors to buffers, with
 /// device functions for the pmap bodies and runtime calls for collectives.
-static void buildBufferPipeline(OpPassManager &pm, StringRef entry) {
+static void buildBufferPipeline(OpPassManager &pm, StringRef entry,
+                                bool cuda) {
   // spmd on tensors. Programs run in pcc's process: first make sure they
   // can only run their own code.
   pm.addPass(pcc::createPCCVerifyClosed());
@@ -81,6 +82,9 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry) {
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Kernels read constants from buffers, not from the host's globals.
+  if (cuda)
+    pm.addPass(pcc::createPCCCopyConstantGlobals());
   bufferization::buildBufferDeallocationPipeline(pm);
   // Deallocation leaves bufferization.clone where a function returns a
   // buffer it does not own (a constant, an argument).
@@ -88,7 +92,8 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry) {
 }
 
 /// The last stages of both backends: the host code to the LLVM dialect.
-static void buildHostToLLVMPipeline(OpPassManager &pm) {
+/// The cuda backend's devices are launched by pcc_cuda_launch.
+static void buildHostToLLVMPipeline(OpPassManager &pm, bool cuda) {
   // Math ops on f32/f64 become libm calls (erf, tan, atan2, ... have no LLVM
   // intrinsic); pcc-verify-closed allows exactly those functions.
   pm.addPass(createConvertMathToLibmPass());
@@ -96,7 +101,9 @@ static void buildHostToLLVMPipeline(OpPassManager &pm) {
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertToLLVMPass());
-  pm.addPass(pcc::createSPMDLaunchToLLVM());
+  pcc::SPMDLaunchToLLVMOptions launchOptions;
+  launchOptions.launchFunction = cuda ? "pcc_cuda_launch" : "pcc_launch";
+  pm.addPass(pcc::createSPMDLaunchToLLVM(launchOptions));
   pm.addPass(createReconcileUnrealizedCastsPass());
   pcc::PCCVerifyClosedOptions closedOptions;
   closedOptions.lowered = true;
@@ -105,18 +112,20 @@ static void buildHostToLLVMPipeline(OpPassManager &pm) {
 
 void pcc::buildCpuPipeline(OpPassManager &pm,
                            const CpuPipelineOptions &options) {
-  buildBufferPipeline(pm, options.entry);
+  buildBufferPipeline(pm, options.entry, /*cuda=*/false);
   pm.addPass(createConvertLinalgToLoopsPass());
-  buildHostToLLVMPipeline(pm);
+  buildHostToLLVMPipeline(pm, /*cuda=*/false);
 }
 
 void pcc::buildCudaPipeline(OpPassManager &pm,
                             const CudaPipelineOptions &options) {
-  buildBufferPipeline(pm, options.entry);
+  buildBufferPipeline(pm, options.entry, /*cuda=*/true);
 
-  // Loop nests to GPU kernels: parallel loops tiled by 256 map to blocks of
-  // 256 threads; what remains sequential stays inside each thread.
+  // Reductions and matmuls as kernels whose threads cooperate; the other
+  // loop nests as parallel loops tiled by 256, mapped to blocks of 256
+  // threads (what remains sequential stays inside each thread).
   OpPassManager &functions = pm.nest<func::FuncOp>();
+  functions.addPass(pcc::createPCCLinalgToGPU());
   functions.addPass(createConvertLinalgToParallelLoopsPass());
   functions.addPass(createParallelLoopTilingPass({256}));
   // Folds the tile steps to constants: launch sizes must be static.
@@ -133,12 +142,21 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(pcc::createPCCGPULowerAllReduce());
   kernels.addPass(createConvertGpuOpsToNVVMOps());
   kernels.addPass(createReconcileUnrealizedCastsPass());
+  // Host buffers come from the runtime's allocator (managed memory, which
+  // host code, kernels and collectives on every GPU can all reach), before
+  // gpu-to-llvm would turn memref.alloc into malloc.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createGpuToLLVMConversionPass());
-  buildHostToLLVMPipeline(pm);
+  buildHostToLLVMPipeline(pm, /*cuda=*/true);
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.toolkit;
+  binary.compilationTarget = options.format;
   pm.addPass(createGpuModuleToBinaryPass(binary));
 }
 

@@ -8,13 +8,15 @@
 // so a collective after the first allocates nothing and takes no lock: it
 // publishes its buffers in the slot, crosses a barrier, does its share of the
 // work reading the peers' buffers directly, and crosses a second barrier.
+// The slots and the reduction semantics are shared with the cuda platform
+// (Collectives.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include "Collectives.h"
 #include "Half.h"
-#include "Sync.h"
 
 #include <algorithm>
 #include <atomic>
@@ -26,17 +28,13 @@
 #include <type_traits>
 #include <vector>
 
-using namespace pcc::runtime;
+namespace pcc::runtime {
 
-namespace {
-
-[[noreturn]] void fatal(const char *what, const char *detail) {
+void collectiveFatal(const char *what, const char *detail) {
   std::fprintf(stderr, "pcc runtime error: %s: %s\n", what, detail);
   std::abort();
 }
 
-/// How long a device waits in a collective for the rest of its group before
-/// pcc gives up: PCC_COLLECTIVE_TIMEOUT seconds, default 300.
 std::chrono::steady_clock::duration collectiveTimeout() {
   static const double seconds = [] {
     const char *text = std::getenv("PCC_COLLECTIVE_TIMEOUT");
@@ -52,25 +50,18 @@ std::chrono::steady_clock::duration collectiveTimeout() {
 // Groups and their slots
 //===----------------------------------------------------------------------===//
 
-/// Where a device stands in the group of a collective.
-struct GroupPos {
-  int64_t size;   ///< Number of members.
-  int64_t rank;   ///< Row-major index over the participating coordinates.
-  int64_t leader; ///< Linear index of rank 0: names the group in the grid.
-};
-
 GroupPos locate(const char *op, int64_t device, int64_t gridRank,
                 const int64_t *dims, uint64_t mask) {
   if (gridRank < 0 || gridRank > 64 || (gridRank > 0 && !dims))
-    fatal(op, "invalid grid rank");
+    collectiveFatal(op, "invalid grid rank");
   if (gridRank < 64 && (mask >> gridRank) != 0)
-    fatal(op, "axes_mask names an axis beyond the grid rank");
+    collectiveFatal(op, "axes_mask names an axis beyond the grid rank");
   GroupPos pos{1, 0, 0};
   int64_t rem = device, stride = 1;
   // Innermost axis first, so strides accumulate in row-major order.
   for (int64_t k = gridRank - 1; k >= 0; --k) {
     if (dims[k] <= 0)
-      fatal(op, "grid dimension is not positive");
+      collectiveFatal(op, "grid dimension is not positive");
     int64_t coord = rem % dims[k];
     rem /= dims[k];
     if ((mask >> k) & 1) {
@@ -82,36 +73,17 @@ GroupPos locate(const char *op, int64_t device, int64_t gridRank,
     stride *= dims[k];
   }
   if (device < 0 || device >= stride)
-    fatal(op, "device index outside the grid");
+    collectiveFatal(op, "device index outside the grid");
   return pos;
 }
 
-/// A member's published buffers, one cache line each so that members
-/// publishing at the same time do not contend.
-struct alignas(64) MemberBuffers {
-  const void *in;
-  void *out;
-  /// How many barriers this member has reached: tells a member that timed
-  /// out which peers are missing.
-  std::atomic<uint64_t> arrivals{0};
-};
+bool GroupSlot::matches(int64_t gridRank, const int64_t *d, uint64_t m,
+                        int64_t l) const {
+  return mask == m && leader == l && int64_t(dims.size()) == gridRank &&
+         std::equal(dims.begin(), dims.end(), d);
+}
 
-/// Meeting place of one group. Members write only their own entry of
-/// `members` and read the others' only between the two barriers.
-struct GroupSlot {
-  std::vector<int64_t> dims;
-  uint64_t mask;
-  int64_t leader;
-  int64_t size;
-  std::unique_ptr<MemberBuffers[]> members;
-  Barrier barrier;
-
-  bool matches(int64_t gridRank, const int64_t *d, uint64_t m,
-               int64_t l) const {
-    return mask == m && leader == l && int64_t(dims.size()) == gridRank &&
-           std::equal(dims.begin(), dims.end(), d);
-  }
-};
+namespace {
 
 /// All slots ever created. Never destroyed: device threads may still hold
 /// pointers to slots while static destructors run.
@@ -132,6 +104,8 @@ struct SlotCache {
   size_t last = 0;
 };
 thread_local SlotCache slotCache;
+
+} // namespace
 
 GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
                     const GroupPos &pos) {
@@ -169,6 +143,8 @@ GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
   return slot;
 }
 
+namespace {
+
 /// Element range [lo, hi) of `count` that member `rank` of `size` reduces.
 /// Slices are whole cache lines, so members writing neighbouring slices of
 /// the same output never share a line; a message of one line is reduced by
@@ -182,23 +158,23 @@ void sliceOf(int64_t count, int64_t elemSize, int64_t size, int64_t rank,
   hi = std::min(count, lo + per);
 }
 
-/// The linear grid index of the member with group rank `rank`.
-int64_t deviceOfRank(const GroupSlot &slot, int64_t rank) {
-  int64_t device = slot.leader, stride = 1;
-  for (int64_t k = int64_t(slot.dims.size()) - 1; k >= 0; --k) {
-    if ((slot.mask >> k) & 1) {
-      device += (rank % slot.dims[k]) * stride;
-      rank /= slot.dims[k];
+} // namespace
+
+int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,
+                     int64_t leader, int64_t rank) {
+  int64_t device = leader, stride = 1;
+  for (int64_t k = gridRank - 1; k >= 0; --k) {
+    if ((mask >> k) & 1) {
+      device += (rank % dims[k]) * stride;
+      rank /= dims[k];
     }
-    stride *= slot.dims[k];
+    stride *= dims[k];
   }
   return device;
 }
 
-/// Waits at the slot's barrier for the other members of the group. A member
-/// that waits past the collective timeout ends the process with status 1 and
-/// names the devices that did not arrive, instead of hanging: a device that
-/// never reaches the collective would otherwise block its group forever.
+// A device that never reaches the collective would otherwise block its group
+// forever.
 void meet(GroupSlot &slot, const char *op, int64_t device,
           const GroupPos &pos) {
   uint64_t arrivals =
@@ -211,7 +187,9 @@ void meet(GroupSlot &slot, const char *op, int64_t device,
   for (int64_t rank = 0; rank < pos.size; ++rank)
     if (slot.members[rank].arrivals.load(std::memory_order_relaxed) < arrivals)
       missing += (missing.empty() ? "" : ", ") +
-                 std::to_string(deviceOfRank(slot, rank));
+                 std::to_string(memberDevice(int64_t(slot.dims.size()),
+                                             slot.dims.data(), slot.mask,
+                                             slot.leader, rank));
   std::fprintf(stderr,
                "pcc runtime error: %s: device %lld waited more than %g s for "
                "the other devices of its group; device(s) %s never reached "
@@ -227,6 +205,8 @@ void meet(GroupSlot &slot, const char *op, int64_t device,
 //===----------------------------------------------------------------------===//
 // Element operations
 //===----------------------------------------------------------------------===//
+
+namespace {
 
 // Each Op has: Elem (the stored type), Acc (the accumulator), load, combine
 // (in group-rank order: acc = combine(acc, next)), and store.
@@ -300,7 +280,7 @@ template <float (*ToFloat)(uint16_t), bool IsMax> struct Half16MinMax {
 };
 
 /// Reduces elements [lo, hi) over all members' inputs in rank order and
-/// writes the result into every member's output.
+/// writes the result into the outputs of members [0, numOut).
 ///
 /// Writing straight into every output, rather than into the own output
 /// followed by an all-gather copy phase, is correct with in == out because
@@ -308,7 +288,8 @@ template <float (*ToFloat)(uint16_t), bool IsMax> struct Half16MinMax {
 /// by exactly one member, which finishes reading a block before writing it;
 /// no other member reads that element. It also saves a barrier and a pass.
 template <typename Op>
-void reduceSlice(const MemberBuffers *m, int64_t n, int64_t lo, int64_t hi) {
+void reduceSlice(const MemberBuffers *m, int64_t n, int64_t numOut, int64_t lo,
+                 int64_t hi) {
   using Elem = typename Op::Elem;
   using Acc = typename Op::Acc;
   constexpr int64_t kBlock = 1024; // Accumulator stays in L1.
@@ -323,7 +304,7 @@ void reduceSlice(const MemberBuffers *m, int64_t n, int64_t lo, int64_t hi) {
       for (int64_t i = 0; i < len; ++i)
         acc[i] = Op::combine(acc[i], Op::load(src[i]));
     }
-    for (int64_t k = 0; k < n; ++k) {
+    for (int64_t k = 0; k < numOut; ++k) {
       Elem *dst = static_cast<Elem *>(m[k].out) + base;
       for (int64_t i = 0; i < len; ++i)
         dst[i] = Op::store(acc[i]);
@@ -331,7 +312,8 @@ void reduceSlice(const MemberBuffers *m, int64_t n, int64_t lo, int64_t hi) {
   }
 }
 
-using SliceFn = void (*)(const MemberBuffers *, int64_t, int64_t, int64_t);
+using SliceFn = void (*)(const MemberBuffers *, int64_t, int64_t, int64_t,
+                         int64_t);
 
 template <typename T> SliceFn pickInt(int32_t reduction) {
   switch (reduction) {
@@ -393,7 +375,8 @@ SliceFn pickReduce(int32_t reduction, int32_t dtype) {
   return nullptr;
 }
 
-/// Bytes per element, or 0 for an unknown dtype.
+} // namespace
+
 int64_t elemSize(int32_t dtype) {
   switch (dtype) {
   case PCC_I8:
@@ -413,7 +396,24 @@ int64_t elemSize(int32_t dtype) {
   return 0;
 }
 
-} // namespace
+bool isValidReduction(int32_t reduction, int32_t dtype) {
+  return pickReduce(reduction, dtype) != nullptr;
+}
+
+void hostReduce(int32_t reduction, int32_t dtype, const void *const *inputs,
+                int64_t n, void *out, int64_t count) {
+  std::unique_ptr<MemberBuffers[]> members(new MemberBuffers[n]);
+  for (int64_t j = 0; j < n; ++j) {
+    members[j].in = inputs[j];
+    members[j].out = nullptr;
+  }
+  members[0].out = out;
+  pickReduce(reduction, dtype)(members.get(), n, 1, 0, count);
+}
+
+} // namespace pcc::runtime
+
+using namespace pcc::runtime;
 
 extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
                                const int64_t *grid_dims, uint64_t axes_mask,
@@ -422,9 +422,9 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
   const char *op = "pcc_all_reduce";
   SliceFn fn = pickReduce(reduction, dtype);
   if (!fn)
-    fatal(op, "unsupported reduction or element type");
+    collectiveFatal(op, "unsupported reduction or element type");
   if (count < 0 || (count > 0 && (!in || !out)))
-    fatal(op, "invalid buffer");
+    collectiveFatal(op, "invalid buffer");
   GroupPos pos = locate(op, device, grid_rank, grid_dims, axes_mask);
   // Every member has the same count, so all skip the exchange together.
   if (count == 0)
@@ -444,7 +444,7 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
   int64_t lo, hi;
   sliceOf(count, es, pos.size, pos.rank, lo, hi);
   if (lo < hi)
-    fn(slot->members.get(), pos.size, lo, hi);
+    fn(slot->members.get(), pos.size, pos.size, lo, hi);
   // Nobody may return (and reuse its in/out) before every slice is written.
   meet(*slot, op, device, pos);
 }
@@ -456,9 +456,9 @@ extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
   const char *op = "pcc_all_gather";
   int64_t es = elemSize(dtype);
   if (es == 0)
-    fatal(op, "unsupported element type");
+    collectiveFatal(op, "unsupported element type");
   if (count < 0 || (count > 0 && (!in || !out)))
-    fatal(op, "invalid buffer");
+    collectiveFatal(op, "invalid buffer");
   GroupPos pos = locate(op, device, grid_rank, grid_dims, axes_mask);
   if (count == 0)
     return;

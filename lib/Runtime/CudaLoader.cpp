@@ -1,14 +1,17 @@
 //===- CudaLoader.cpp - find the CUDA driver and NCCL at run time --------===//
 //
-// The cuda backend loads the CUDA driver (libcuda.so.1) and NCCL
-// (libnccl.so.2) with dlopen, so that one build of pcc runs on machines with
-// and without GPUs, and a missing library is a clear error rather than a
-// failed start. Only absolute paths or the system's library search are used:
-// nothing named by the program or found in the working directory is loaded.
+// The cuda backend loads the CUDA driver (libcuda.so.1, see CudaDriver.cpp)
+// and NCCL (libnccl.so.2) with dlopen, so that one build of pcc runs on
+// machines with and without GPUs, and a missing library is a clear error
+// rather than a failed start. Only absolute paths or the system's library
+// search are used: nothing named by the program or found in the working
+// directory is loaded.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Runtime/pcc_runtime.h"
+
+#include "CudaDriver.h"
 
 #include <dlfcn.h>
 #include <glob.h>
@@ -28,62 +31,17 @@ void setMessage(char *message, size_t size, const char *format, ...) {
   std::vsnprintf(message, size, format, args);
   va_end(args);
 }
-
-using CuInit = int (*)(unsigned);
-using CuDeviceGetCount = int (*)(int *);
-using CuGetErrorName = int (*)(int, const char **);
-
-/// The name of a CUresult, such as CUDA_ERROR_NO_DEVICE.
-std::string cudaErrorName(void *driver, int result) {
-  auto getName =
-      reinterpret_cast<CuGetErrorName>(dlsym(driver, "cuGetErrorName"));
-  const char *name = nullptr;
-  if (getName && getName(result, &name) == 0 && name)
-    return name;
-  return "CUDA error " + std::to_string(result);
-}
 } // namespace
 
 extern "C" int64_t pcc_cuda_probe(char *message, size_t size) {
-  // The system's search only (no path): the driver lives where the NVIDIA
-  // installation put it.
-  void *driver = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-  if (!driver) {
-    setMessage(message, size,
-               "no CUDA driver: libcuda.so.1 could not be loaded (%s); "
-               "install the NVIDIA driver or use --backend=cpu",
-               dlerror());
+  int gpus = 0;
+  std::string reason;
+  if (!pcc::runtime::cuda::loadDriver(gpus, reason)) {
+    setMessage(message, size, "%s", reason.c_str());
     return 0;
   }
-  auto init = reinterpret_cast<CuInit>(dlsym(driver, "cuInit"));
-  auto count =
-      reinterpret_cast<CuDeviceGetCount>(dlsym(driver, "cuDeviceGetCount"));
-  if (!init || !count) {
-    setMessage(message, size,
-               "libcuda.so.1 lacks cuInit or cuDeviceGetCount; the NVIDIA "
-               "driver installation is broken");
-    return 0;
-  }
-  if (int result = init(0)) {
-    setMessage(message, size,
-               "the CUDA driver found no usable GPU (cuInit: %s); use "
-               "--backend=cpu",
-               cudaErrorName(driver, result).c_str());
-    return 0;
-  }
-  int devices = 0;
-  if (int result = count(&devices)) {
-    setMessage(message, size, "cuDeviceGetCount failed: %s",
-               cudaErrorName(driver, result).c_str());
-    return 0;
-  }
-  if (devices == 0)
-    setMessage(message, size,
-               "the CUDA driver reports no GPU; use "
-               "--backend=cpu");
-  else
-    setMessage(message, size, "%d GPU%s", devices, devices == 1 ? "" : "s");
-  return devices;
+  setMessage(message, size, "%d GPU%s", gpus, gpus == 1 ? "" : "s");
+  return gpus;
 }
 
 extern "C" void *pcc_nccl_load(char *message, size_t size) {

@@ -3,12 +3,16 @@
 // The `_mlir_ciface_pcc_mlir_*` entry points of pcc_runtime.h: generated code
 // hands buffers over as memrefs (so that MLIR's buffer deallocation sees
 // every use), and these shims take the data pointer and element count from
-// the descriptors and forward to pcc_all_reduce / pcc_all_gather. Only the
-// descriptor layout of MLIR's C interface is used, not MLIR itself.
+// the descriptors and forward to pcc_all_reduce / pcc_all_gather, or to the
+// cuda platform's collectives when the calling thread runs a cuda device
+// (both backends' generated code calls these). Only the descriptor layout of
+// MLIR's C interface is used, not MLIR itself.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Runtime/pcc_runtime.h"
+
+#include "CudaPlatform.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -52,9 +56,14 @@ Buffer readBuffer(const pcc_unranked_memref *memref, size_t elementSize) {
     Buffer dims = readBuffer(grid, sizeof(int64_t));                           \
     Buffer input = readBuffer(in, elementSize);                                \
     Buffer output = readBuffer(out, elementSize);                              \
-    pcc_all_gather(device, dims.count,                                         \
-                   reinterpret_cast<const int64_t *>(dims.data), axes_mask,    \
-                   dtype, input.data, output.data, input.count);               \
+    auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
+    if (pcc::runtime::boundCudaDevice())                                       \
+      pcc::runtime::cudaAllGather(device, dims.count, gridDims, axes_mask,     \
+                                  dtype, input.data, output.data,              \
+                                  input.count);                                \
+    else                                                                       \
+      pcc_all_gather(device, dims.count, gridDims, axes_mask, dtype,           \
+                     input.data, output.data, input.count);                    \
   }
 #define PCC_DEFINE_MEMREF_COLLECTIVES(suffix, dtype, elementSize)              \
   PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)                     \
@@ -64,9 +73,14 @@ Buffer readBuffer(const pcc_unranked_memref *memref, size_t elementSize) {
     Buffer dims = readBuffer(grid, sizeof(int64_t));                           \
     Buffer input = readBuffer(in, elementSize);                                \
     Buffer output = readBuffer(out, elementSize);                              \
-    pcc_all_reduce(device, dims.count,                                         \
-                   reinterpret_cast<const int64_t *>(dims.data), axes_mask,    \
-                   reduction, dtype, input.data, output.data, input.count);    \
+    auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
+    if (pcc::runtime::boundCudaDevice())                                       \
+      pcc::runtime::cudaAllReduce(device, dims.count, gridDims, axes_mask,     \
+                                  reduction, dtype, input.data, output.data,   \
+                                  input.count);                                \
+    else                                                                       \
+      pcc_all_reduce(device, dims.count, gridDims, axes_mask, reduction,       \
+                     dtype, input.data, output.data, input.count);             \
   }
 
 extern "C" {

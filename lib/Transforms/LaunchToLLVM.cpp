@@ -25,7 +25,6 @@ namespace pcc {
 using namespace mlir;
 using namespace pcc::spmd;
 
-static constexpr llvm::StringLiteral kLaunch = "pcc_launch";
 
 /// The function `name` of `type`, declared at the start of `module` if it is
 /// not there yet.
@@ -76,13 +75,13 @@ static LLVM::LLVMFuncOp createThunk(ModuleOp module, SymbolTable &symbols,
 namespace {
 struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
   LaunchOpLowering(const LLVMTypeConverter &converter,
-                   const llvm::StringMap<LLVM::LLVMFuncOp> &thunks)
-      : ConvertOpToLLVMPattern(converter), thunks(thunks) {}
+                   const llvm::StringMap<LLVM::LLVMFuncOp> &thunks,
+                   LLVM::LLVMFuncOp launch)
+      : ConvertOpToLLVMPattern(converter), thunks(thunks), launch(launch) {}
 
   LogicalResult
   matchAndRewrite(LaunchOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    auto module = op->getParentOfType<ModuleOp>();
     Location loc = op.getLoc();
     MLIRContext *context = op.getContext();
     auto ptrType = LLVM::LLVMPointerType::get(context);
@@ -91,7 +90,6 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
 
     // Created before the conversion started (see runOnOperation).
     LLVM::LLVMFuncOp thunk = thunks.lookup(op.getCallee());
-    auto launch = module.lookupSymbol<LLVM::LLVMFuncOp>(kLaunch);
 
     // One stack slot per descriptor, and an array of pointers to them,
     // allocated once in the entry block (a launch may sit in a loop).
@@ -126,10 +124,14 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
 
   /// The thunk of each device function.
   const llvm::StringMap<LLVM::LLVMFuncOp> &thunks;
+  /// The runtime's launch function.
+  LLVM::LLVMFuncOp launch;
 };
 
 struct SPMDLaunchToLLVMPass
     : public pcc::impl::SPMDLaunchToLLVMBase<SPMDLaunchToLLVMPass> {
+  using SPMDLaunchToLLVMBase::SPMDLaunchToLLVMBase;
+
   void runOnOperation() override {
     MLIRContext *context = &getContext();
     ModuleOp module = getOperation();
@@ -140,18 +142,20 @@ struct SPMDLaunchToLLVMPass
     auto i64Type = IntegerType::get(context, 64);
     SymbolTable symbols(module);
     llvm::StringMap<LLVM::LLVMFuncOp> thunks;
+    LLVM::LLVMFuncOp launch;
     module.walk([&](LaunchOp op) {
       LLVM::LLVMFuncOp &thunk = thunks[op.getCallee()];
       if (!thunk)
         thunk = createThunk(module, symbols, op.getCallee(),
                             op.getBuffers().size());
-      getOrDeclare(module, kLaunch,
-                   LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                               {i64Type, ptrType, ptrType}));
+      launch = getOrDeclare(
+          module, launchFunction,
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                      {i64Type, ptrType, ptrType}));
     });
     LLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
-    patterns.add<LaunchOpLowering>(converter, thunks);
+    patterns.add<LaunchOpLowering>(converter, thunks, launch);
     ConversionTarget target(*context);
     target.addIllegalOp<LaunchOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

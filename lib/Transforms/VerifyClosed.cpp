@@ -37,11 +37,15 @@ static constexpr llvm::StringLiteral kMathFunctions[] = {
     "sin",   "sinh",  "roundeven", "sqrt",  "tan",   "tanh",  "trunc"};
 
 /// Whether the lowered program may call the external function `name`: the
-/// allocator, the entry points of pcc_runtime.h that the lowering emits, and
-/// a fixed list of math functions.
+/// allocator (the C library's, or the runtime's for the cuda backend), the
+/// entry points of pcc_runtime.h that the lowering emits, and a fixed list
+/// of math functions.
 static bool isAllowedExternal(StringRef name) {
   if (name == "malloc" || name == "free" || name == "aligned_alloc" ||
-      name == "pcc_launch" || name.starts_with("_mlir_ciface_pcc_mlir_"))
+      name == "_mlir_memref_to_llvm_alloc" ||
+      name == "_mlir_memref_to_llvm_aligned_alloc" ||
+      name == "_mlir_memref_to_llvm_free" || name == "pcc_launch" ||
+      name == "pcc_cuda_launch" || name.starts_with("_mlir_ciface_pcc_mlir_"))
     return true;
   StringRef base = name.ends_with("f") ? name.drop_back() : name;
   return llvm::is_contained(kMathFunctions, name) ||
@@ -136,8 +140,13 @@ static LogicalResult verifyLowered(Operation *op) {
                               "allocator";
   if (isa<LLVM::InlineAsmOp>(op))
     return op->emitError() << "the lowered program contains inline assembly";
+  // A global without an initializer is storage of the program's own (GPU
+  // shared memory, say) unless its linkage lets the linker bind it
+  // elsewhere.
   if (auto global = dyn_cast<LLVM::GlobalOp>(op);
-      global && !global.getValueOrNull() && !global.getInitializerBlock())
+      global && !global.getValueOrNull() && !global.getInitializerBlock() &&
+      (global.getLinkage() == LLVM::Linkage::External ||
+       global.getLinkage() == LLVM::Linkage::ExternWeak))
     return op->emitError() << "the lowered program refers to the external "
                               "global @"
                            << global.getSymName();

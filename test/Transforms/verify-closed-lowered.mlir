@@ -6,6 +6,13 @@ llvm.func @malloc(i64) -> !llvm.ptr
 llvm.func @free(!llvm.ptr)
 llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr)
 llvm.func @_mlir_ciface_pcc_mlir_all_reduce_f32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr)
+// The cuda backend's launch and allocator.
+llvm.func @pcc_cuda_launch(i64, !llvm.ptr, !llvm.ptr)
+llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
+llvm.func @_mlir_memref_to_llvm_aligned_alloc(i64, i64) -> !llvm.ptr
+llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
+// Storage of the program's own, without an initializer (GPU shared memory).
+llvm.mlir.global internal @__wg_kernel_0() {addr_space = 3 : i32} : !llvm.array<32 x f32>
 
 // -----
 
@@ -24,3 +31,8 @@ llvm.func @f() {
 
 // expected-error @+1 {{the lowered program refers to the external global @environ}}
 llvm.mlir.global external @environ() : !llvm.ptr
+
+// -----
+
+// expected-error @+1 {{the lowered program refers to the external global @weak}}
+llvm.mlir.global extern_weak @weak() : !llvm.ptr

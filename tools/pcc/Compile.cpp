@@ -1,7 +1,7 @@
 //===- Compile.cpp - pcc driver: from source to a callable entry ---------===//
 //
-// Implements Compile.h: dialect registration, the entry's boundary
-// signature, the cpu pipeline and the JIT.
+// Implements the front half of Compile.h: the entry's boundary signature,
+// the pipelines and the JIT (Executable.cpp has the rest).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +18,14 @@
 using namespace mlir;
 using namespace pcc::driver;
 using pcc::arrayio::DType;
+
+void pcc::driver::reportError(const llvm::Twine &message) {
+  llvm::errs() << "pcc: error: " << message << "\n";
+}
+
+llvm::StringRef pcc::driver::getBackendName(Backend backend) {
+  return backend == Backend::Cuda ? "cuda" : "cpu";
+}
 
 /// The ArrayIO type of a scalar element type, if pcc exchanges it.
 static std::optional<DType> getDType(Type type) {
@@ -122,14 +130,22 @@ std::optional<int64_t> pcc::driver::countDevices(ModuleOp module) {
   return devices;
 }
 
-LogicalResult pcc::driver::lowerForCpu(ModuleOp module, llvm::StringRef entry) {
+LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
+                                       Backend backend, KernelFormat kernels) {
   PassManager pm(module->getName());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
   applyDefaultTimingPassManagerCLOptions(pm);
-  pcc::CpuPipelineOptions options;
-  options.entry = entry.str();
-  pcc::buildCpuPipeline(pm, options);
+  if (backend == Backend::Cpu) {
+    pcc::CpuPipelineOptions options;
+    options.entry = entry.str();
+    pcc::buildCpuPipeline(pm, options);
+  } else {
+    pcc::CudaPipelineOptions options;
+    options.entry = entry.str();
+    options.format = kernels == KernelFormat::PTX ? "isa" : "fatbin";
+    pcc::buildCudaPipeline(pm, options);
+  }
   return pm.run(module);
 }
 

@@ -1,16 +1,16 @@
 //===- Compile.h - pcc driver: from source to a callable entry --*- C++ -*-===//
 //
-// The MLIR half of the driver: the dialects and interfaces a pcc program
-// needs, the entry function's boundary signature, the lowering pipeline and
-// the JIT. Located problems are reported through the context's diagnostic
-// handler; the rest come back as llvm::Error.
+// The MLIR half of the driver: the entry function's boundary signature, the
+// backends' lowering pipelines, the JIT (`pcc run`) and the object files and
+// executables of `pcc compile`. Located problems are reported through the
+// context's diagnostic handler; the rest come back as llvm::Error.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PCC_TOOLS_PCC_COMPILE_H
 #define PCC_TOOLS_PCC_COMPILE_H
 
-#include "Marshal.h"
+#include "pcc/Host/Host.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -19,11 +19,26 @@
 #include <memory>
 #include <optional>
 
-namespace mlir {
-class DialectRegistry;
-} // namespace mlir
+namespace llvm {
+class LLVMContext;
+class Module;
+class raw_ostream;
+} // namespace llvm
 
 namespace pcc::driver {
+
+using host::BoundaryType;
+using host::EntrySignature;
+
+/// Prints `pcc: error: MESSAGE` on standard error: the form of every error
+/// that has no location in the program.
+void reportError(const llvm::Twine &message);
+
+/// Where a program's devices run.
+enum class Backend { Cpu, Cuda };
+
+/// The backend's name, as --backend spells it.
+llvm::StringRef getBackendName(Backend backend);
 
 /// The boundary signature of the entry function `name`, or failure after
 /// reporting why the function cannot be called from the driver.
@@ -34,8 +49,14 @@ mlir::FailureOr<EntrySignature> getEntrySignature(mlir::ModuleOp module,
 /// outermost spmd.pmap nest, or nullopt if it has no spmd.pmap.
 std::optional<int64_t> countDevices(mlir::ModuleOp module);
 
-/// Lowers `module` in place with the cpu backend's pipeline.
-mlir::LogicalResult lowerForCpu(mlir::ModuleOp module, llvm::StringRef entry);
+/// How the cuda backend's kernels are packaged.
+enum class KernelFormat { Fatbin, PTX };
+
+/// Lowers `module` in place with the backend's pipeline, to the LLVM dialect
+/// (with `gpu.binary` kernels for cuda).
+mlir::LogicalResult lowerProgram(mlir::ModuleOp module, llvm::StringRef entry,
+                                 Backend backend,
+                                 KernelFormat kernels = KernelFormat::Fatbin);
 
 /// A JIT-compiled program and its entry point.
 struct CompiledProgram {
@@ -48,6 +69,26 @@ struct CompiledProgram {
 /// JIT-compiles a module in the LLVM dialect at -O2; calls to the pcc runtime
 /// resolve to the driver's own copy of it.
 llvm::Expected<CompiledProgram> jitCompile(mlir::ModuleOp module);
+
+/// Writes the kernels of a module lowered with KernelFormat::PTX as text.
+llvm::Error writePTX(mlir::ModuleOp module, llvm::raw_ostream &os);
+
+/// The LLVM IR of a lowered module as `pcc compile` builds it, optimized at
+/// -O2 for the host: the program plus what an executable's main() needs
+/// (lib/Host/ProgramMain.cpp): `_pcc_program_entry`, a packed form of the
+/// entry, and the signature, backend and device count as constants.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+translateForExecutable(mlir::ModuleOp module, llvm::LLVMContext &context,
+                       const EntrySignature &signature, Backend backend,
+                       int64_t devices);
+
+/// Writes `module` as a host object file.
+llvm::Error writeObject(llvm::Module &module, llvm::StringRef path);
+
+/// Links an object from writeObject with the runtime into an executable
+/// that needs no LLVM or MLIR: the libraries are those next to the running
+/// pcc (`<bin>/../lib`), the linker is the system's C++ compiler driver.
+llvm::Error linkExecutable(llvm::StringRef object, llvm::StringRef output);
 
 } // namespace pcc::driver
 

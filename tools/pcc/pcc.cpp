@@ -1,13 +1,16 @@
 //===- pcc.cpp - the pcc driver: compile and JIT-run an spmd program -----===//
 //
 // `pcc run PROGRAM.mlir [ARG.npy ...]` parses and verifies a program, lowers
-// it with the backend's pipeline (pcc::buildCpuPipeline for the cpu backend,
-// whose devices are host threads of the pcc runtime), JIT-compiles it with
-// MLIR's ExecutionEngine and calls the entry function through the C
-// interface of its `@_pcc_entry` wrapper, passing the `.npy` arguments and
-// result buffers as memref descriptors; each result is then printed as NumPy
-// prints it (SPEC §4). This file holds the command line and the sequence of
-// phases; Compile.cpp holds the MLIR side and Marshal.cpp the data crossing
+// it with the backend's pipeline (pcc::buildCpuPipeline, whose devices are
+// host threads of the pcc runtime, or pcc::buildCudaPipeline, one GPU or a
+// share of one per device), JIT-compiles it with MLIR's ExecutionEngine and
+// calls the entry function through the C interface of its `@_pcc_entry`
+// wrapper, passing the `.npy` arguments and result buffers as memref
+// descriptors; each result is then printed as NumPy prints it (SPEC §4).
+// `pcc compile PROGRAM.mlir -o OUT` lowers the same way and writes a
+// standalone executable, or with --emit an intermediate form. This file
+// holds the command line and the sequence of phases; Compile.cpp and
+// Executable.cpp hold the MLIR and LLVM side, lib/Host the data crossing
 // the entry boundary. Every error ends the driver with exit status 1: located
 // ones print as `FILE:LINE:COL: error: ...`, the others as
 // `pcc: error: ...`, and crashes of upstream code on the main thread (an
@@ -17,7 +20,6 @@
 //===----------------------------------------------------------------------===//
 
 #include "Compile.h"
-#include "Marshal.h"
 
 #include "pcc/Pipelines/Pipelines.h"
 #include "pcc/Runtime/pcc_runtime.h"
@@ -30,6 +32,9 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/Format.h"
@@ -48,12 +53,15 @@ namespace cl = llvm::cl;
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class Backend { Auto, Cpu, Cuda };
+enum class BackendOption { Auto, Cpu, Cuda };
+enum class EmitKind { Executable, MLIR, LLVM, PTX, Object };
 
 cl::OptionCategory pccCategory("pcc options");
 
-cl::list<std::string> positionals(cl::Positional, cl::cat(pccCategory),
-                                  cl::desc("run PROGRAM.mlir [ARG.npy ...]"));
+cl::list<std::string>
+    positionals(cl::Positional, cl::cat(pccCategory),
+                cl::desc("run PROGRAM.mlir [ARG.npy ...] | compile "
+                         "PROGRAM.mlir -o OUT"));
 
 cl::opt<std::string>
     entryName("entry", cl::cat(pccCategory),
@@ -62,14 +70,37 @@ cl::opt<std::string>
 cl::alias entryAlias("e", cl::desc("Alias for --entry"),
                      cl::aliasopt(entryName));
 
-cl::opt<Backend> backendOption(
+cl::opt<BackendOption> backendOption(
     "backend", cl::cat(pccCategory), cl::desc("Where the devices run"),
-    cl::init(Backend::Auto),
+    cl::init(BackendOption::Auto),
     cl::values(
-        clEnumValN(Backend::Auto, "auto",
-                   "cuda where a GPU is present (not built yet), else cpu"),
-        clEnumValN(Backend::Cpu, "cpu", "one host thread per device"),
-        clEnumValN(Backend::Cuda, "cuda", "one GPU per device")));
+        clEnumValN(BackendOption::Auto, "auto",
+                   "cuda where a CUDA driver and a GPU are present, else cpu"),
+        clEnumValN(BackendOption::Cpu, "cpu", "one host thread per device"),
+        clEnumValN(BackendOption::Cuda, "cuda",
+                   "one GPU per device (several with --oversubscribe)")));
+
+cl::opt<bool> oversubscribe(
+    "oversubscribe", cl::cat(pccCategory),
+    cl::desc("cuda: place several devices on one GPU when the program has "
+             "more devices than there are GPUs"));
+
+cl::opt<std::string> outputPath("o", cl::cat(pccCategory),
+                                cl::desc("pcc compile: the file to write "
+                                         "('-' for standard output)"),
+                                cl::value_desc("OUT"));
+
+cl::opt<EmitKind> emitKind(
+    "emit", cl::cat(pccCategory), cl::desc("pcc compile: what to write"),
+    cl::init(EmitKind::Executable),
+    cl::values(
+        clEnumValN(EmitKind::Executable, "exe",
+                   "a standalone executable (default)"),
+        clEnumValN(EmitKind::MLIR, "mlir",
+                   "the lowered program (LLVM dialect, gpu.binary kernels)"),
+        clEnumValN(EmitKind::LLVM, "llvm", "the host code as LLVM IR"),
+        clEnumValN(EmitKind::PTX, "ptx", "the kernels as PTX (cuda)"),
+        clEnumValN(EmitKind::Object, "obj", "the host object file")));
 
 cl::opt<unsigned>
     repeatCount("repeat", cl::cat(pccCategory), cl::init(1),
@@ -133,44 +164,35 @@ private:
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
 
-/// What compilation produces for the runs.
-struct CompiledEntry {
-  EntrySignature signature;
-  std::vector<pcc::arrayio::Array> arguments;
-  CompiledProgram program;
-};
 } // namespace
 
 //===----------------------------------------------------------------------===//
 // Phases
 //===----------------------------------------------------------------------===//
 
-/// Parses and verifies the program; errors are reported.
-static OwningOpRef<ModuleOp> parseProgram(llvm::StringRef path,
-                                          llvm::SourceMgr &sourceMgr,
-                                          MLIRContext &context) {
-  std::string message;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
-  if (!file) {
-    reportError(message);
-    return nullptr;
-  }
-  sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
-  return parseSourceFile<ModuleOp>(sourceMgr, &context);
-}
+static const char *kUsage = "usage: pcc run PROGRAM.mlir [ARG.npy ...] | "
+                            "pcc compile PROGRAM.mlir -o OUT";
 
-/// Prints each result on standard output and saves them if asked to.
-static LogicalResult emitResults(llvm::ArrayRef<pcc::arrayio::Array> results) {
-  for (const pcc::arrayio::Array &result : results)
-    llvm::outs() << pcc::arrayio::formatArray(result) << "\n";
-  llvm::outs().flush();
-  if (saveResultsDir.empty())
-    return success();
-  if (llvm::Error error = saveResults(saveResultsDir, results)) {
-    reportError(llvm::toString(std::move(error)));
-    return failure();
+/// Picks the backend --backend asks for. `run` needs a usable GPU for cuda;
+/// `compile` does not (executables run elsewhere).
+static FailureOr<Backend> resolveBackend(bool willRun) {
+  if (backendOption == BackendOption::Cpu)
+    return Backend::Cpu;
+  if (backendOption == BackendOption::Cuda && !willRun)
+    return Backend::Cuda;
+  char message[512];
+  int64_t gpus = pcc_cuda_probe(message, sizeof(message));
+  if (backendOption == BackendOption::Cuda) {
+    if (gpus == 0) {
+      reportError(llvm::Twine("--backend=cuda: ") + message);
+      return failure();
+    }
+    return Backend::Cuda;
   }
-  return success();
+  if (verbose)
+    llvm::errs() << "pcc: backend: auto: " << message
+                 << (gpus == 0 ? "; using cpu\n" : "; using cuda\n");
+  return gpus == 0 ? Backend::Cpu : Backend::Cuda;
 }
 
 /// Leaves out the operation dumps MLIR appends to errors by default: they are
@@ -183,123 +205,279 @@ static void configureDiagnostics(MLIRContext &context) {
     context.printOpOnDiagnostic(false);
 }
 
-/// Parses, checks, lowers and JIT-compiles the program, and reads its
-/// arguments; errors are reported.
-static LogicalResult compile(llvm::StringRef programPath,
-                             llvm::ArrayRef<std::string> argumentFiles,
-                             PhaseTimer &timer, CompiledEntry &compiled) {
+static DialectRegistry getRegistry() {
   DialectRegistry registry;
   pcc::registerDialects(registry);
-  // Single-threaded, so that a crash in upstream code happens on the thread
-  // whose crash recovery (main) catches it.
-  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
-  configureDiagnostics(context);
-  llvm::SourceMgr sourceMgr;
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  return registry;
+}
 
-  OwningOpRef<ModuleOp> module = parseProgram(programPath, sourceMgr, context);
-  if (!module)
-    return failure();
-  FailureOr<EntrySignature> signature = getEntrySignature(*module, entryName);
-  if (failed(signature))
-    return failure();
-  compiled.signature = std::move(*signature);
-  auto arguments = loadArguments(compiled.signature, argumentFiles);
-  if (!arguments) {
-    reportError(llvm::toString(arguments.takeError()));
+namespace {
+/// A program being compiled: its MLIR context, source and diagnostics.
+class Program {
+public:
+  Program()
+      // Single-threaded, so that a crash in upstream code happens on the
+      // thread whose crash recovery (main) catches it.
+      : context(getRegistry(), MLIRContext::Threading::DISABLED),
+        diagnostics(sourceMgr, &context) {
+    configureDiagnostics(context);
+  }
+
+  /// Parses and verifies the program and finds the entry's signature;
+  /// errors are reported.
+  LogicalResult parse(llvm::StringRef path, Backend backend) {
+    std::string message;
+    std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
+    if (!file) {
+      reportError(message);
+      return failure();
+    }
+    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+    if (!module)
+      return failure();
+    FailureOr<EntrySignature> entry = getEntrySignature(*module, entryName);
+    if (failed(entry))
+      return failure();
+    signature = std::move(*entry);
+    devices = countDevices(*module).value_or(0);
+    if (verbose) {
+      if (devices)
+        llvm::errs() << "pcc: devices: " << devices
+                     << (backend == Backend::Cpu ? " (host threads)\n"
+                                                 : " (GPU streams)\n");
+      else
+        llvm::errs() << "pcc: devices: none (the program has no spmd.pmap)\n";
+    }
+    return success();
+  }
+
+  MLIRContext context;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics;
+  OwningOpRef<ModuleOp> module;
+  EntrySignature signature;
+  int64_t devices = 0;
+};
+
+/// What `pcc run` compiles: the JIT-compiled program and its arguments.
+struct CompiledEntry {
+  EntrySignature signature;
+  std::vector<pcc::arrayio::Array> arguments;
+  CompiledProgram program;
+};
+} // namespace
+
+/// Prints each result on standard output and saves them if asked to.
+static LogicalResult emitResults(const std::vector<pcc::arrayio::Array> &results) {
+  for (const pcc::arrayio::Array &result : results)
+    llvm::outs() << pcc::arrayio::formatArray(result) << "\n";
+  llvm::outs().flush();
+  std::string error;
+  if (!saveResultsDir.empty() &&
+      !pcc::host::saveResults(saveResultsDir, results, error)) {
+    reportError(error);
     return failure();
   }
-  compiled.arguments = std::move(*arguments);
-  if (verbose) {
-    if (std::optional<int64_t> devices = countDevices(*module))
-      llvm::errs() << "pcc: devices: " << *devices << " (host threads)\n";
-    else
-      llvm::errs() << "pcc: devices: none (the program has no spmd.pmap)\n";
+  return success();
+}
+
+/// Readies the cuda platform for a program on `devices` devices.
+static LogicalResult initCuda(int64_t devices) {
+  char message[512] = "";
+  if (pcc_cuda_init(devices, oversubscribe, message, sizeof(message)) == 0)
+    return success();
+  reportError(llvm::Twine("--backend=cuda: ") + message);
+  return failure();
+}
+
+/// Parses, checks, lowers and JIT-compiles the program, and reads its
+/// arguments; errors are reported.
+static LogicalResult compileForRun(llvm::StringRef programPath,
+                                   llvm::ArrayRef<std::string> argumentFiles,
+                                   Backend backend, PhaseTimer &timer,
+                                   CompiledEntry &compiled) {
+  Program program;
+  if (failed(program.parse(programPath, backend)))
+    return failure();
+  compiled.signature = program.signature;
+  std::string error;
+  if (!pcc::host::loadArguments(compiled.signature, argumentFiles,
+                                compiled.arguments, error)) {
+    reportError(error);
+    return failure();
   }
+  if (backend == Backend::Cuda && failed(initCuda(program.devices)))
+    return failure();
   timer.endCompilePhase("parse");
 
-  if (failed(lowerForCpu(*module, entryName)))
+  if (failed(lowerProgram(*program.module, entryName, backend)))
     return failure();
   timer.endCompilePhase("passes");
 
-  auto program = jitCompile(*module);
-  if (!program) {
+  auto jitted = jitCompile(*program.module);
+  if (!jitted) {
     reportError("cannot JIT-compile the program: " +
-                llvm::toString(program.takeError()));
+                llvm::toString(jitted.takeError()));
     return failure();
   }
-  compiled.program = std::move(*program);
+  compiled.program = std::move(*jitted);
   timer.endCompilePhase("codegen/JIT");
   return success();
 }
 
+static void *allocateGpuVisible(size_t bytes) {
+  return pcc_cuda_alloc(static_cast<int64_t>(bytes));
+}
+
 /// Runs the entry --repeat times and emits the results of the last run.
-static LogicalResult execute(CompiledEntry &compiled, PhaseTimer &timer) {
-  auto call = EntryCall::create(compiled.signature, compiled.arguments);
+static LogicalResult execute(CompiledEntry &compiled, Backend backend,
+                             PhaseTimer &timer) {
+  pcc::host::BufferAllocator allocator = pcc::host::hostAllocator();
+  if (backend == Backend::Cuda)
+    allocator = {allocateGpuVisible, pcc_cuda_free};
+  std::string error;
+  auto call = pcc::host::EntryCall::create(
+      compiled.signature, compiled.arguments, allocator, error);
   if (!call) {
-    reportError(llvm::toString(call.takeError()));
+    reportError(error);
     return failure();
   }
   timer.endCompilation();
   for (unsigned run = 1; run <= repeatCount; ++run) {
-    compiled.program.entry((*call)->packedArguments());
+    compiled.program.entry(call->packedArguments());
     timer.endRun(run);
   }
-  return emitResults((*call)->results());
+  return emitResults(call->results());
 }
 
 /// `pcc run`: everything after the command line.
 static LogicalResult runProgram(llvm::StringRef programPath,
                                 llvm::ArrayRef<std::string> argumentFiles) {
-  // The cuda backend needs a driver and a GPU; `auto` uses cpu without them.
-  // Its code generation is not built yet, so a found GPU is only reported.
-  if (backendOption != Backend::Cpu) {
-    char message[512];
-    int64_t gpus = pcc_cuda_probe(message, sizeof(message));
-    if (backendOption == Backend::Cuda) {
-      reportError(gpus == 0
-                      ? llvm::Twine("--backend=cuda: ") + message
-                      : llvm::Twine("--backend=cuda: found ") + message +
-                            ", but the cuda backend is not built yet (use "
-                            "--backend=cpu)");
-      return failure();
-    }
-    if (verbose)
-      llvm::errs() << "pcc: backend: auto: "
-                   << (gpus == 0 ? llvm::Twine(message)
-                                 : llvm::Twine(message) +
-                                       ", but the cuda backend is not built "
-                                       "yet")
-                   << "; using cpu\n";
+  FailureOr<Backend> backend = resolveBackend(/*willRun=*/true);
+  if (failed(backend))
+    return failure();
+  if (*backend == Backend::Cpu && oversubscribe) {
+    reportError("--oversubscribe applies to the cuda backend only");
+    return failure();
   }
   if (verbose)
-    llvm::errs() << "pcc: backend: cpu\n";
+    llvm::errs() << "pcc: backend: " << getBackendName(*backend) << "\n";
   PhaseTimer timer;
   CompiledEntry compiled;
-  if (failed(compile(programPath, argumentFiles, timer, compiled)))
+  if (failed(compileForRun(programPath, argumentFiles, *backend, timer,
+                           compiled)))
     return failure();
-  return execute(compiled, timer);
+  return execute(compiled, *backend, timer);
+}
+
+/// Opens `path` for writing ('-' is standard output); errors are reported.
+static std::unique_ptr<llvm::ToolOutputFile> openOutput(llvm::StringRef path) {
+  std::string message;
+  auto file = openOutputFile(path, &message);
+  if (!file)
+    reportError(message);
+  return file;
+}
+
+/// `pcc compile`: lowers the program and writes what --emit asks for.
+static LogicalResult compileProgram(llvm::StringRef programPath) {
+  if (outputPath.empty()) {
+    reportError("pcc compile needs an output file: -o OUT");
+    return failure();
+  }
+  FailureOr<Backend> backend = resolveBackend(/*willRun=*/false);
+  if (failed(backend))
+    return failure();
+  if (emitKind == EmitKind::PTX && *backend != Backend::Cuda) {
+    reportError("--emit=ptx writes GPU kernels: use it with --backend=cuda");
+    return failure();
+  }
+  if (verbose)
+    llvm::errs() << "pcc: backend: " << getBackendName(*backend) << "\n";
+  Program program;
+  if (failed(program.parse(programPath, *backend)) ||
+      failed(lowerProgram(*program.module, entryName, *backend,
+                          emitKind == EmitKind::PTX ? KernelFormat::PTX
+                                                    : KernelFormat::Fatbin)))
+    return failure();
+
+  if (emitKind == EmitKind::MLIR || emitKind == EmitKind::PTX) {
+    auto output = openOutput(outputPath);
+    if (!output)
+      return failure();
+    if (emitKind == EmitKind::MLIR) {
+      program.module->print(output->os());
+    } else if (llvm::Error error = writePTX(*program.module, output->os())) {
+      reportError(llvm::toString(std::move(error)));
+      return failure();
+    }
+    output->keep();
+    return success();
+  }
+
+  llvm::LLVMContext llvmContext;
+  auto llvmModule =
+      translateForExecutable(*program.module, llvmContext, program.signature,
+                             *backend, program.devices);
+  if (!llvmModule) {
+    reportError(llvm::toString(llvmModule.takeError()));
+    return failure();
+  }
+  if (emitKind == EmitKind::LLVM) {
+    auto output = openOutput(outputPath);
+    if (!output)
+      return failure();
+    (*llvmModule)->print(output->os(), nullptr);
+    output->keep();
+    return success();
+  }
+  if (emitKind == EmitKind::Object) {
+    if (llvm::Error error = writeObject(**llvmModule, outputPath)) {
+      reportError(llvm::toString(std::move(error)));
+      return failure();
+    }
+    return success();
+  }
+  llvm::SmallString<128> object;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("pcc-program", "o", object)) {
+    reportError("cannot create a temporary file: " + ec.message());
+    return failure();
+  }
+  llvm::FileRemover removeObject(object);
+  llvm::Error error = writeObject(**llvmModule, object);
+  if (!error)
+    error = linkExecutable(object, outputPath);
+  if (error) {
+    reportError(llvm::toString(std::move(error)));
+    return failure();
+  }
+  return success();
 }
 
 /// Checks the command line and runs the command it names.
 static LogicalResult runCommand() {
   if (positionals.empty()) {
-    reportError("no command (usage: pcc run PROGRAM.mlir [ARG.npy ...])");
+    reportError(llvm::Twine("no command (") + kUsage + ")");
     return failure();
   }
   llvm::StringRef command = positionals.front();
-  if (command == "compile") {
-    reportError("'pcc compile' is not built yet; use 'pcc run'");
-    return failure();
-  }
-  if (command != "run") {
-    reportError("unknown command '" + command +
-                "' (usage: pcc run PROGRAM.mlir [ARG.npy ...])");
+  if (command != "run" && command != "compile") {
+    reportError("unknown command '" + command + "' (" + kUsage + ")");
     return failure();
   }
   if (positionals.size() < 2) {
-    reportError("no program (usage: pcc run PROGRAM.mlir [ARG.npy ...])");
+    reportError(llvm::Twine("no program (") + kUsage + ")");
     return failure();
+  }
+  if (command == "compile") {
+    if (positionals.size() > 2) {
+      reportError("pcc compile takes one program; its executable takes the "
+                  "arguments (" + positionals[2] + ")");
+      return failure();
+    }
+    return compileProgram(positionals[1]);
   }
   if (repeatCount == 0) {
     reportError("--repeat must be at least 1");
@@ -334,7 +512,9 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(
       argc, argv,
       "pcc: compile and run SPMD tensor programs\n\n"
-      "  pcc run PROGRAM.mlir [ARG.npy ...] [options]\n");
+      "  pcc run PROGRAM.mlir [ARG.npy ...] [options]\n"
+      "  pcc compile PROGRAM.mlir -o OUT [--emit=exe|mlir|llvm|ptx|obj] "
+      "[options]\n");
 
   // Some upstream code crashes on unusual input; users get a one-line error
   // and exit status 1 rather than a signal.

@@ -40,6 +40,11 @@ struct CudaPipelineOptions
   PassOptions::Option<std::string> toolkit{
       *this, "toolkit", llvm::cl::desc("The CUDA toolkit (for ptxas)"),
       llvm::cl::init("/usr/local/cuda")};
+  PassOptions::Option<std::string> format{
+      *this, "format",
+      llvm::cl::desc("How kernels are embedded: fatbin (cubin for the chip "
+                     "plus PTX) or isa (PTX only)"),
+      llvm::cl::init("fatbin")};
 };
 
 /// The first half of the cuda backend, built so far: the program lowered as

@@ -100,9 +100,38 @@ def SPMDLaunchToLLVM : Pass<"convert-spmd-launch-to-llvm", "mlir::ModuleOp"> {
     `spmd.launch @f devices N (buffers)` stores its memref descriptors in an
     array and calls `pcc_launch(N, @f_thunk, array)`; `@f_thunk(args,
     device)` passes the descriptors to `_mlir_ciface_f`, the C interface of
-    the device function.
+    the device function. The cuda pipeline names its own launch function,
+    `pcc_cuda_launch`, which binds each device thread to its GPU and stream.
   }];
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"launchFunction", "launch-function", "std::string",
+           /*default=*/"\"pcc_launch\"",
+           "The runtime function that runs the device threads">,
+  ];
+}
+
+def PCCCopyConstantGlobals : Pass<"pcc-copy-constant-globals",
+                                  "mlir::ModuleOp"> {
+  let summary = "Give constants buffers that every GPU can reach";
+  let description = [{
+    Bufferized constants (`arith.constant dense<...>`) read from
+    `memref.global`s, which live in the host executable's memory, where GPU
+    kernels cannot read them. For the cuda backend, this pass replaces each
+    `memref.get_global` of a constant in a function by a fresh buffer
+    (`memref.alloc`, which the cuda pipeline allocates as managed memory)
+    filled from the global with `memref.copy` on the host. It runs before
+    buffer deallocation, which then frees the copies.
+
+    ```mlir
+    %g = memref.get_global @__constant_4xf32 : memref<4xf32>
+    // becomes
+    %c = memref.get_global @__constant_4xf32 : memref<4xf32>
+    %g = memref.alloc() : memref<4xf32>
+    memref.copy %c, %g : memref<4xf32> to memref<4xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
 def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
@@ -116,7 +145,8 @@ def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
     each with an error naming the op or the symbol, and types whose size in
     bytes does not fit in 63 bits. With `lowered`, it checks
     the LLVM dialect module that goes to the JIT: the only external functions
-    are the pcc runtime's entry points, `malloc`/`free` and a fixed list of
+    are the pcc runtime's entry points, `malloc`/`free` (for the cuda
+    backend, the runtime's `_mlir_memref_to_llvm_*` allocator) and a fixed list of
     libm functions (`erff`, `tan`, ...), and there is no inline assembly and
     no external global. The cpu pipeline runs it first
     and last.
@@ -158,6 +188,52 @@ def PCCEntryABI : Pass<"pcc-entry-abi", "mlir::ModuleOp"> {
   let dependentDialects = ["mlir::bufferization::BufferizationDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::func::FuncDialect"];
+}
+
+def PCCLinalgToGPU : Pass<"pcc-linalg-to-gpu", "mlir::func::FuncOp"> {
+  let summary = "Launch reductions and matmuls as kernels whose threads "
+                "cooperate";
+  let description = [{
+    For the cuda backend, on buffers, before the remaining linalg ops become
+    parallel loops (one thread per output element). A reduction over at
+    least 64 elements per output, whose body folds a value into the
+    accumulator with one arith op (`addf`, `mulf`, `maxnumf`, `minimumf`,
+    `addi`, `maxsi`, `andi`, ...; f32, f64, i32 or i64), gets one block per
+    output element: its threads fold strided shares of the reduction space,
+    then combine them with `gpu.all_reduce`. `linalg.matmul` and
+    `linalg.batch_matmul` on f32 or f64 become 16x16 output tiles with A and
+    B staged through shared memory (workgroup attributions), 16 values of K
+    at a time, between `gpu.barrier`s.
+
+    ```mlir
+    linalg.reduce ins(%x : memref<4096xf32>) outs(%s : memref<f32>) dimensions = [0]
+      (%in: f32, %acc: f32) { %0 = arith.addf %in, %acc : f32  linalg.yield %0 : f32 }
+    // becomes
+    gpu.launch blocks(...) in (1, 1, 1) threads(%tx, ...) in (256, 1, 1) {
+      %part = scf.for %r = %tx to 4096 step 256 iter_args(%a = -0.0) { ... }
+      %sum = gpu.all_reduce add %part uniform {} : (f32) -> f32
+      scf.if %tx == 0 { store (load %s) + %sum }
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::gpu::GPUDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
+def PCCGPULowerAllReduce : Pass<"pcc-gpu-lower-all-reduce",
+                                "mlir::gpu::GPUModuleOp"> {
+  let summary = "Lower gpu.all_reduce to warp shuffles and shared memory";
+  let description = [{
+    Runs MLIR's all-reduce rewrite inside outlined kernels (it needs the
+    kernel function, to which it adds a workgroup buffer), and splits 64-bit
+    shuffles into 32-bit ones, so that convert-gpu-to-nvvm sees only
+    `gpu.shuffle` on 32-bit values and barriers.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 #endif // PCC_TRANSFORMS_PASSES_TD

@@ -1,0 +1,245 @@
+//===- Host.cpp - the host side of a pcc program --------------------------===//
+//
+// Implements Host.h: the signature's text form, argument checks, the entry's
+// buffers and descriptors, and the saving of results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Host/Host.h"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+
+using namespace pcc::host;
+using namespace pcc::arrayio;
+
+static_assert(sizeof(void *) == sizeof(int64_t),
+              "memref descriptors are built from 8-byte fields");
+
+/// Alignment of every host buffer handed to compiled code.
+static constexpr size_t kBufferAlignment = 64;
+
+static constexpr DType kDTypes[] = {DType::I8,  DType::I16,  DType::I32,
+                                    DType::I64, DType::F16,  DType::BF16,
+                                    DType::F32, DType::F64,  DType::Bool};
+
+std::string pcc::host::encodeSignature(const EntrySignature &signature) {
+  std::ostringstream os;
+  os << signature.name << "\n";
+  auto encode = [&](const char *kind, const BoundaryType &type) {
+    os << kind << " " << dtypeName(type.dtype) << " " << type.mlirType;
+    for (int64_t dim : type.shape)
+      os << " " << dim;
+    os << "\n";
+  };
+  for (const BoundaryType &type : signature.arguments)
+    encode("arg", type);
+  for (const BoundaryType &type : signature.results)
+    encode("res", type);
+  return os.str();
+}
+
+bool pcc::host::decodeSignature(const std::string &text,
+                                EntrySignature &signature, std::string &error) {
+  std::istringstream lines(text);
+  if (!std::getline(lines, signature.name) || signature.name.empty()) {
+    error = "the embedded entry signature has no name";
+    return false;
+  }
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream fields(line);
+    std::string kind, dtype;
+    BoundaryType type;
+    fields >> kind >> dtype >> type.mlirType;
+    bool known = false;
+    for (DType candidate : kDTypes)
+      if (dtype == dtypeName(candidate)) {
+        type.dtype = candidate;
+        known = true;
+      }
+    for (int64_t dim; fields >> dim;)
+      type.shape.push_back(dim);
+    if (!known || (kind != "arg" && kind != "res") || !fields.eof()) {
+      error = "the embedded entry signature is malformed at '" + line + "'";
+      return false;
+    }
+    (kind == "arg" ? signature.arguments : signature.results).push_back(type);
+  }
+  return true;
+}
+
+std::string pcc::host::formatShape(const std::vector<int64_t> &shape) {
+  std::string text = "(";
+  for (size_t i = 0; i < shape.size(); ++i)
+    text += (i ? ", " : "") + std::to_string(shape[i]);
+  return text + (shape.size() == 1 ? ",)" : ")");
+}
+
+static std::string plural(size_t count, const std::string &noun) {
+  return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
+}
+
+bool pcc::host::loadArguments(const EntrySignature &signature,
+                              const std::vector<std::string> &files,
+                              std::vector<Array> &arrays, std::string &error) {
+  if (files.size() != signature.arguments.size()) {
+    std::string types;
+    for (const BoundaryType &type : signature.arguments)
+      types += (types.empty() ? "" : ", ") + type.mlirType;
+    error = "@" + signature.name + " takes " +
+            plural(signature.arguments.size(), "argument") +
+            (types.empty() ? "" : " (" + types + ")") + ", but " +
+            plural(files.size(), ".npy file") +
+            (files.size() == 1 ? " was" : " were") + " given";
+    return false;
+  }
+  arrays.assign(files.size(), Array());
+  for (size_t index = 0; index < files.size(); ++index) {
+    if (!readNpy(files[index], arrays[index], error))
+      return false;
+    const BoundaryType &expected = signature.arguments[index];
+    const Array &array = arrays[index];
+    if (array.dtype == expected.dtype && array.shape == expected.shape)
+      continue;
+    error = "argument #" + std::to_string(index) + " of @" + signature.name +
+            " expects " + expected.mlirType + " (" +
+            dtypeName(expected.dtype) + ", shape " +
+            formatShape(expected.shape) + "), but " + files[index] +
+            " holds " + dtypeName(array.dtype) + " of shape " +
+            formatShape(array.shape);
+    return false;
+  }
+  return true;
+}
+
+static void *allocateHost(size_t bytes) {
+  // aligned_alloc wants a multiple of the alignment, and never 0 bytes
+  // here: even an empty tensor gets a real pointer.
+  size_t rounded = (bytes / kBufferAlignment + 1) * kBufferAlignment;
+  return std::aligned_alloc(kBufferAlignment, rounded);
+}
+
+BufferAllocator pcc::host::hostAllocator() {
+  return {allocateHost, std::free};
+}
+
+/// The size in bytes of a value of `type`, or false if it overflows.
+static bool getSizeInBytes(const BoundaryType &type, size_t &bytes) {
+  uint64_t size = dtypeSize(type.dtype);
+  for (int64_t dim : type.shape)
+    if (dim < 0 || __builtin_mul_overflow(size, static_cast<uint64_t>(dim),
+                                          &size))
+      return false;
+  // Leave room for the allocators' rounding.
+  if (size > (uint64_t(1) << 62))
+    return false;
+  bytes = size;
+  return true;
+}
+
+bool EntryCall::addBuffer(const BoundaryType &type, const std::string &what,
+                          std::string &error) {
+  Buffer buffer;
+  if (getSizeInBytes(type, buffer.bytes))
+    buffer.data = static_cast<uint8_t *>(allocator.allocate(buffer.bytes));
+  if (!buffer.data) {
+    error = "cannot allocate memory for " + what + " (" + type.mlirType + ")";
+    return false;
+  }
+  std::memset(buffer.data, 0, buffer.bytes);
+  size_t rank = type.shape.size();
+  buffer.descriptor.resize(3 + 2 * rank);
+  buffer.descriptor[0] = reinterpret_cast<int64_t>(buffer.data);
+  buffer.descriptor[1] = reinterpret_cast<int64_t>(buffer.data);
+  buffer.descriptor[2] = 0; // offset
+  int64_t stride = 1;
+  for (size_t dim = rank; dim-- > 0;) {
+    buffer.descriptor[3 + dim] = type.shape[dim];
+    buffer.descriptor[3 + rank + dim] = stride;
+    stride *= type.shape[dim];
+  }
+  buffers.push_back(std::move(buffer));
+  return true;
+}
+
+std::unique_ptr<EntryCall>
+EntryCall::create(const EntrySignature &signature,
+                  const std::vector<Array> &arguments,
+                  BufferAllocator allocator, std::string &error) {
+  std::unique_ptr<EntryCall> call(new EntryCall(signature, allocator));
+  const std::string of = " of @" + signature.name;
+  for (size_t index = 0; index < signature.arguments.size(); ++index) {
+    if (!call->addBuffer(signature.arguments[index],
+                         "argument #" + std::to_string(index) + of, error))
+      return nullptr;
+    Buffer &buffer = call->buffers.back();
+    if (buffer.bytes != 0)
+      std::memcpy(buffer.data, arguments[index].data.data(), buffer.bytes);
+  }
+  for (size_t index = 0; index < signature.results.size(); ++index)
+    if (!call->addBuffer(signature.results[index],
+                         "result #" + std::to_string(index) + of, error))
+      return nullptr;
+  for (Buffer &buffer : call->buffers)
+    call->descriptors.push_back(buffer.descriptor.data());
+  for (void *&descriptor : call->descriptors)
+    call->packed.push_back(&descriptor);
+  return call;
+}
+
+EntryCall::~EntryCall() {
+  for (Buffer &buffer : buffers)
+    allocator.release(buffer.data);
+}
+
+std::vector<Array> EntryCall::results() const {
+  std::vector<Array> arrays;
+  size_t first = signature.arguments.size();
+  for (size_t index = 0; index < signature.results.size(); ++index) {
+    const Buffer &buffer = buffers[first + index];
+    Array &array = arrays.emplace_back();
+    array.dtype = signature.results[index].dtype;
+    array.shape = signature.results[index].shape;
+    array.data.assign(buffer.data, buffer.data + buffer.bytes);
+  }
+  return arrays;
+}
+
+/// `mkdir -p`.
+static bool createDirectories(const std::string &dir, std::string &error) {
+  auto fail = [&](const char *reason) {
+    error = "cannot create the directory '" + dir +
+            "' for --save-results: " + reason;
+    return false;
+  };
+  for (size_t end = 0; end != std::string::npos;) {
+    end = dir.find('/', end + 1);
+    std::string prefix = dir.substr(0, end);
+    if (prefix.empty() || mkdir(prefix.c_str(), 0777) == 0)
+      continue;
+    struct stat status;
+    if (errno != EEXIST)
+      return fail(std::strerror(errno));
+    if (stat(prefix.c_str(), &status) != 0 || !S_ISDIR(status.st_mode))
+      return fail(std::strerror(ENOTDIR));
+  }
+  return true;
+}
+
+bool pcc::host::saveResults(const std::string &dir,
+                            const std::vector<Array> &results,
+                            std::string &error) {
+  if (!createDirectories(dir, error))
+    return false;
+  for (size_t index = 0; index < results.size(); ++index) {
+    std::string path = dir + "/result" + std::to_string(index) + ".npy";
+    if (!writeNpy(path, results[index], error))
+      return false;
+  }
+  return true;
+}

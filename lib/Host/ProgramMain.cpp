@@ -1,0 +1,161 @@
+//===- ProgramMain.cpp - main() of the executables pcc compile writes -----===//
+//
+// `pcc compile PROGRAM.mlir -o OUT` links the compiled program with this
+// file and the runtime: OUT takes the entry's arguments as `.npy` files and
+// prints its results exactly as `pcc run` does, with the run-time options of
+// `pcc run` (--save-results, --repeat, --verbose, --oversubscribe). The
+// compiled object provides what is specific to the program: the packed entry
+// function, its signature in the text form of pcc::host::encodeSignature,
+// the backend it was compiled for and its number of devices.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Host/Host.h"
+#include "pcc/Runtime/pcc_runtime.h"
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+extern "C" {
+extern const char _pcc_program_signature[];
+extern const char _pcc_program_backend[];
+extern const int64_t _pcc_program_devices;
+void _pcc_program_entry(void **packedArguments);
+}
+
+using namespace pcc::host;
+
+namespace {
+struct Options {
+  std::vector<std::string> arguments;
+  std::string saveResults;
+  unsigned long repeat = 1;
+  bool timeRuns = false;
+  bool verbose = false;
+  bool oversubscribe = false;
+};
+
+int fail(const std::string &message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: error: %s\n", "pcc", message.c_str());
+  return 1;
+}
+
+void printUsage(const char *program) {
+  std::printf("usage: %s [ARG.npy ...] [--save-results=DIR] [--repeat=N] "
+              "[--verbose] [--oversubscribe]\n\n"
+              "Runs the pcc program compiled into this file (entry and "
+              "backend below)\nand prints its results as NumPy prints "
+              "them.\n",
+              program);
+}
+
+bool parseOptions(int argc, char **argv, Options &options,
+                  std::string &error) {
+  bool positionalOnly = false;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (positionalOnly || arg.empty() || arg[0] != '-' || arg == "-") {
+      options.arguments.push_back(arg);
+    } else if (arg == "--") {
+      positionalOnly = true;
+    } else if (arg.rfind("--save-results=", 0) == 0) {
+      options.saveResults = arg.substr(std::strlen("--save-results="));
+    } else if (arg.rfind("--repeat=", 0) == 0) {
+      std::string value = arg.substr(std::strlen("--repeat="));
+      char *end = nullptr;
+      options.repeat = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end || options.repeat == 0 ||
+          options.repeat > 1000000000) {
+        error = "--repeat must be a whole number from 1, got '" + value + "'";
+        return false;
+      }
+      options.timeRuns = true;
+    } else if (arg == "--verbose") {
+      options.verbose = true;
+    } else if (arg == "--oversubscribe") {
+      options.oversubscribe = true;
+    } else {
+      error = "unknown option '" + arg + "' (see --help)";
+      return false;
+    }
+  }
+  return true;
+}
+
+double secondsSince(std::chrono::steady_clock::time_point &last) {
+  auto now = std::chrono::steady_clock::now();
+  double seconds = std::chrono::duration<double>(now - last).count();
+  last = now;
+  return seconds;
+}
+
+void *allocateGpuVisible(size_t bytes) {
+  return pcc_cuda_alloc(static_cast<int64_t>(bytes));
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  EntrySignature signature;
+  std::string error;
+  if (!decodeSignature(_pcc_program_signature, signature, error))
+    return fail(error);
+  bool cuda = std::strcmp(_pcc_program_backend, "cuda") == 0;
+  for (int i = 1; i < argc; ++i)
+    if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+      printUsage(argv[0]);
+      std::printf("\nentry: @%s, backend: %s, devices: %lld\n",
+                  signature.name.c_str(), _pcc_program_backend,
+                  static_cast<long long>(_pcc_program_devices));
+      return 0;
+    }
+  Options options;
+  if (!parseOptions(argc, argv, options, error))
+    return fail(error);
+
+  BufferAllocator allocator = hostAllocator();
+  if (cuda) {
+    char message[512] = "";
+    if (pcc_cuda_init(_pcc_program_devices, options.oversubscribe, message,
+                      sizeof(message)) != 0)
+      return fail(std::string("cuda backend: ") + message);
+    allocator = {allocateGpuVisible, pcc_cuda_free};
+  } else if (options.oversubscribe) {
+    return fail("--oversubscribe applies to the cuda backend only; this "
+                "program was compiled for cpu");
+  }
+  if (options.verbose)
+    std::fprintf(stderr, "pcc: backend: %s\npcc: devices: %lld\n",
+                 _pcc_program_backend,
+                 static_cast<long long>(_pcc_program_devices));
+
+  std::vector<pcc::arrayio::Array> arguments;
+  if (!loadArguments(signature, options.arguments, arguments, error))
+    return fail(error);
+  std::unique_ptr<EntryCall> call =
+      EntryCall::create(signature, arguments, allocator, error);
+  if (!call)
+    return fail(error);
+
+  auto last = std::chrono::steady_clock::now();
+  for (unsigned long run = 1; run <= options.repeat; ++run) {
+    _pcc_program_entry(call->packedArguments());
+    double seconds = secondsSince(last);
+    if (options.timeRuns)
+      std::fprintf(stderr, "pcc: run %lu/%lu: %.6f s\n", run, options.repeat,
+                   seconds);
+    else if (options.verbose)
+      std::fprintf(stderr, "pcc: run: %.6f s\n", seconds);
+  }
+  std::vector<pcc::arrayio::Array> results = call->results();
+  for (const pcc::arrayio::Array &result : results)
+    std::printf("%s\n", pcc::arrayio::formatArray(result).c_str());
+  std::fflush(stdout);
+  if (!options.saveResults.empty() &&
+      !saveResults(options.saveResults, results, error))
+    return fail(error);
+  return 0;
+}

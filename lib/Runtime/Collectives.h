@@ -1,0 +1,99 @@
+//===- Collectives.h - Group meeting places shared by platforms -*- C++ -*-===//
+//
+// What the host collectives (Collectives.cpp) share with the cuda platform's
+// (CudaCollectives.cpp): locating a device's group in the grid, the group's
+// meeting slot where members publish their buffers and wait for each other
+// (bounded by PCC_COLLECTIVE_TIMEOUT), and the rank-order host reduction that
+// defines the semantics both platforms implement.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_LIB_RUNTIME_COLLECTIVES_H
+#define PCC_LIB_RUNTIME_COLLECTIVES_H
+
+#include "Sync.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace pcc::runtime {
+
+/// Prints "pcc runtime error: <what>: <detail>" and aborts: for invalid
+/// arguments, which generated code never passes.
+[[noreturn]] void collectiveFatal(const char *what, const char *detail);
+
+/// How long a device waits in a collective for the rest of its group before
+/// pcc gives up: PCC_COLLECTIVE_TIMEOUT seconds, default 300.
+std::chrono::steady_clock::duration collectiveTimeout();
+
+/// Bytes per element of a pcc_dtype, or 0 for an unknown dtype.
+int64_t elemSize(int32_t dtype);
+
+/// Whether pcc_all_reduce supports (reduction, dtype).
+bool isValidReduction(int32_t reduction, int32_t dtype);
+
+/// Where a device stands in the group of a collective.
+struct GroupPos {
+  int64_t size;   ///< Number of members.
+  int64_t rank;   ///< Row-major index over the participating coordinates.
+  int64_t leader; ///< Linear index of rank 0: names the group in the grid.
+};
+
+/// The group of `device` in a grid of `gridRank` axes `dims` for a collective
+/// over the axes in `mask`; aborts via collectiveFatal on invalid arguments.
+GroupPos locate(const char *op, int64_t device, int64_t gridRank,
+                const int64_t *dims, uint64_t mask);
+
+/// The linear grid index of the member with group rank `rank` in the group
+/// whose rank 0 is `leader`.
+int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,
+                     int64_t leader, int64_t rank);
+
+/// A member's published buffers, one cache line each so that members
+/// publishing at the same time do not contend.
+struct alignas(64) MemberBuffers {
+  const void *in;
+  void *out;
+  /// How many barriers this member has reached: tells a member that timed
+  /// out which peers are missing.
+  std::atomic<uint64_t> arrivals{0};
+};
+
+/// Meeting place of one group. Members write only their own entry of
+/// `members` and read the others' only between two meetings.
+struct GroupSlot {
+  std::vector<int64_t> dims;
+  uint64_t mask;
+  int64_t leader;
+  int64_t size;
+  std::unique_ptr<MemberBuffers[]> members;
+  Barrier barrier;
+  /// State of the cuda platform for this group (its NCCL communicators);
+  /// written by rank 0 between two meetings, never freed.
+  void *cudaState = nullptr;
+
+  bool matches(int64_t gridRank, const int64_t *d, uint64_t m, int64_t l) const;
+};
+
+/// The slot of the group at `pos` (created on first use, kept for the life
+/// of the process).
+GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
+                    const GroupPos &pos);
+
+/// Waits at the slot's barrier for the other members of the group. A member
+/// that waits past the collective timeout ends the process with status 1 and
+/// names the devices that did not arrive.
+void meet(GroupSlot &slot, const char *op, int64_t device, const GroupPos &pos);
+
+/// Reduces `count` elements of `dtype` over `n` inputs in rank order (the
+/// semantics of pcc_all_reduce) into `out`, on the calling thread. `out` may
+/// be one of the inputs. (reduction, dtype) must be valid.
+void hostReduce(int32_t reduction, int32_t dtype, const void *const *inputs,
+                int64_t n, void *out, int64_t count);
+
+} // namespace pcc::runtime
+
+#endif // PCC_LIB_RUNTIME_COLLECTIVES_H

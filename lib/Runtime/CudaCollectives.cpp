@@ -1,0 +1,449 @@
+//===- CudaCollectives.cpp - all-reduce and all-gather on GPUs -----------===//
+//
+// The collectives of a thread bound to a cuda device (pcc_cuda_launch), with
+// exactly the semantics of the host runtime's pcc_all_reduce and
+// pcc_all_gather (Collectives.cpp), so that both backends print the same
+// results. Two ways, chosen by chooseCollectivePath:
+//
+//  - NCCL, when every device of the grid has a GPU of its own: all-gathers,
+//    and all-reduces of integers (exact in any order), are NCCL's; other
+//    all-reduces gather every member's input with NCCL and reduce them in
+//    group-rank order with pcc's kernel, since NCCL's own float reductions
+//    follow no fixed order (and round f16/bf16 at every step).
+//  - pcc's own, otherwise (several devices on one GPU): the members meet on
+//    the host (Collectives.h's slots, with its timeout), publish their
+//    managed buffers, and each computes its own result from its peers'
+//    inputs with a kernel (CollectiveKernels.cu), or copies them for an
+//    all-gather, then meets the others again before anyone may reuse its
+//    input.
+//
+// Without the kernels (built without nvcc), the rank-order reduction runs on
+// the host over managed memory: correct, but slow.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Runtime/pcc_runtime.h"
+
+#include "Collectives.h"
+#include "CudaPlatform.h"
+
+#include <dlfcn.h>
+#include <sched.h>
+#include <time.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdarg>
+#include <cstdio>
+#include <mutex>
+#include <string>
+#include <vector>
+
+using namespace pcc::runtime;
+using namespace pcc::runtime::cuda;
+
+namespace {
+
+//===----------------------------------------------------------------------===//
+// NCCL, loaded with dlopen
+//===----------------------------------------------------------------------===//
+
+// The types and values of nccl.h (NCCL 2.x).
+using ncclResult_t = int;
+using ncclComm_t = struct ncclComm *;
+constexpr ncclResult_t ncclSuccess = 0;
+constexpr ncclResult_t ncclInProgress = 7;
+constexpr int ncclInt8 = 0, ncclUint8 = 1, ncclInt32 = 2, ncclUint32 = 3,
+              ncclInt64 = 4, ncclUint64 = 5;
+constexpr int ncclSum = 0, ncclMax = 2, ncclMin = 3;
+
+struct Nccl {
+  const char *(*getErrorString)(ncclResult_t result);
+  /// Optional (NCCL 2.13 and later).
+  const char *(*getLastError)(ncclComm_t comm);
+  ncclResult_t (*commInitAll)(ncclComm_t *comms, int count, const int *gpus);
+  ncclResult_t (*allReduce)(const void *in, void *out, size_t count, int dtype,
+                            int op, ncclComm_t comm, CUstream s);
+  ncclResult_t (*allGather)(const void *in, void *out, size_t count, int dtype,
+                            ncclComm_t comm, CUstream s);
+  ncclResult_t (*commGetAsyncError)(ncclComm_t comm, ncclResult_t *error);
+  ncclResult_t (*commAbort)(ncclComm_t comm);
+};
+
+template <typename F>
+void resolve(void *library, const char *name, F &function, bool required) {
+  function = reinterpret_cast<F>(dlsym(library, name));
+  if (!function && required)
+    cudaFatal("the NCCL library lacks %s; install NCCL 2.x", name);
+}
+
+/// NCCL, loaded on first use; a missing library ends the process.
+const Nccl &nccl() {
+  static std::once_flag once;
+  static Nccl table;
+  std::call_once(once, [] {
+    char message[1024] = "";
+    void *library = pcc_nccl_load(message, sizeof(message));
+    if (!library)
+      cudaFatal("%s", message);
+    resolve(library, "ncclGetErrorString", table.getErrorString, true);
+    resolve(library, "ncclGetLastError", table.getLastError, false);
+    resolve(library, "ncclCommInitAll", table.commInitAll, true);
+    resolve(library, "ncclAllReduce", table.allReduce, true);
+    resolve(library, "ncclAllGather", table.allGather, true);
+    resolve(library, "ncclCommGetAsyncError", table.commGetAsyncError, true);
+    resolve(library, "ncclCommAbort", table.commAbort, true);
+  });
+  return table;
+}
+
+/// Ends the process if `result` is an NCCL error, naming it.
+void ncclCheck(ncclResult_t result, ncclComm_t comm, const char *what) {
+  if (result == ncclSuccess)
+    return;
+  const Nccl &n = nccl();
+  const char *detail = comm && n.getLastError ? n.getLastError(comm) : nullptr;
+  cudaFatal("%s: NCCL error: %s%s%s%s", what, n.getErrorString(result),
+            detail && *detail ? " (" : "", detail ? detail : "",
+            detail && *detail ? ")" : "");
+}
+
+/// The NCCL communicators of one group, indexed by group rank.
+struct NcclGroup {
+  std::vector<ncclComm_t> comms;
+};
+
+/// This member's communicator for the group of `slot`. On the group's first
+/// NCCL collective, the members meet, rank 0 creates every member's
+/// communicator at once (ncclCommInitAll, on the members' GPUs in rank
+/// order), and they meet again.
+ncclComm_t communicator(GroupSlot &slot, const GroupPos &pos, int64_t device,
+                        const char *op, CudaDevice &self) {
+  // Safe without a lock: rank 0 writes cudaState only after every member
+  // has arrived at the first meeting, that is after every member's check
+  // here, and the others read it again only after the second.
+  if (!slot.cudaState) {
+    meet(slot, op, device, pos);
+    if (pos.rank == 0) {
+      auto *group = new NcclGroup;
+      group->comms.resize(size_t(pos.size));
+      std::vector<int> gpus;
+      for (int64_t r = 0; r < pos.size; ++r)
+        gpus.push_back(int(gpuOfDevice(memberDevice(int64_t(slot.dims.size()),
+                                                    slot.dims.data(), slot.mask,
+                                                    slot.leader, r),
+                                       cudaGpuCount())));
+      ncclCheck(
+          nccl().commInitAll(group->comms.data(), int(pos.size), gpus.data()),
+          nullptr, "cannot create the NCCL communicators of a group");
+      // NCCL selects each GPU in turn on this thread: restore ours.
+      cudaCheck(cudaDriver().cuCtxSetCurrent(self.context),
+                "cannot make the GPU current");
+      slot.cudaState = group;
+    }
+    meet(slot, op, device, pos);
+  }
+  return static_cast<NcclGroup *>(slot.cudaState)->comms[size_t(pos.rank)];
+}
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+const char *dtypeName(int32_t dtype) {
+  static const char *names[] = {"i8",   "i16", "i32", "i64", "f16",
+                                "bf16", "f32", "f64", "i1"};
+  return dtype >= 0 && dtype <= PCC_I1 ? names[dtype] : "?";
+}
+
+/// What a collective is, for error messages: "all_reduce of 8 f32 elements".
+std::string describeOp(const char *op, int32_t dtype, int64_t count) {
+  return std::string(op) + " of " + std::to_string(count) + " " +
+         dtypeName(dtype) + " element" + (count == 1 ? "" : "s");
+}
+
+/// Waits for the device's stream, where an NCCL operation was enqueued,
+/// until the collective timeout: NCCL kernels wait for their peers without
+/// limit, so a device that never arrives would hang its group. On an NCCL
+/// error or at the deadline, aborts the communicator and ends the process.
+void waitNccl(CudaDevice &self, ncclComm_t comm, const char *op, int32_t dtype,
+              int64_t count) {
+  const Nccl &n = nccl();
+  auto deadline = std::chrono::steady_clock::now() + collectiveTimeout();
+  for (int polls = 0;; ++polls) {
+    CUresult result = cudaDriver().cuStreamQuery(self.stream);
+    if (result == CUDA_SUCCESS)
+      return;
+    if (result != CUDA_ERROR_NOT_READY)
+      cudaCheck(result, "%s failed", describeOp(op, dtype, count).c_str());
+    ncclResult_t error = ncclSuccess;
+    ncclCheck(n.commGetAsyncError(comm, &error), comm,
+              "cannot query an NCCL communicator");
+    if (error != ncclSuccess && error != ncclInProgress) {
+      n.commAbort(comm);
+      ncclCheck(error, nullptr,
+                (describeOp(op, dtype, count) + " failed").c_str());
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      n.commAbort(comm);
+      cudaFatal("%s waited more than %g s for the other devices of its "
+                "group; some device never reached this collective. "
+                "PCC_COLLECTIVE_TIMEOUT sets the limit in seconds",
+                describeOp(op, dtype, count).c_str(),
+                std::chrono::duration<double>(collectiveTimeout()).count());
+    }
+    // Poll eagerly for short collectives, then every 20 us.
+    if (polls < 100) {
+      sched_yield();
+    } else {
+      timespec pause = {0, 20000};
+      nanosleep(&pause, nullptr);
+    }
+  }
+}
+
+/// The device's managed scratch buffer, at least `bytes` large. Only called
+/// when the device's stream is idle.
+char *scratch(CudaDevice &self, size_t bytes) {
+  if (self.scratchBytes < bytes) {
+    if (self.scratch)
+      cudaCheck(cudaDriver().cuMemFree(CUdeviceptr(uintptr_t(self.scratch))),
+                "cannot free GPU memory");
+    self.scratch = cudaAllocManaged(int64_t(bytes));
+    self.scratchBytes = bytes;
+  }
+  return static_cast<char *>(self.scratch);
+}
+
+/// The device's managed table of `entries` input pointers (read by the
+/// reduction kernel). Only called when the device's stream is idle.
+const void **inputTable(CudaDevice &self, size_t entries) {
+  if (self.tableEntries < entries) {
+    if (self.table)
+      cudaCheck(cudaDriver().cuMemFree(CUdeviceptr(uintptr_t(self.table))),
+                "cannot free GPU memory");
+    self.table = static_cast<const void **>(
+        cudaAllocManaged(int64_t(entries * sizeof(void *))));
+    self.tableEntries = entries;
+  }
+  return self.table;
+}
+
+void copyAsync(CudaDevice &self, void *dst, const void *src, size_t bytes) {
+  cudaCheck(cudaDriver().cuMemcpyAsync(CUdeviceptr(uintptr_t(dst)),
+                                       CUdeviceptr(uintptr_t(src)), bytes,
+                                       self.stream),
+            "cannot copy %zu bytes of a collective", bytes);
+}
+
+/// Reduces `n` inputs in rank order into `out` on the device's stream (input
+/// j is table[j], or base + j * stride bytes when table is null). Without
+/// the kernels, waits for the stream and reduces on the host instead.
+void reduceInputs(CudaDevice &self, int32_t reduction, int32_t dtype,
+                  const void *const *table, const char *base, long long stride,
+                  long long n, void *out, long long count) {
+  if (!collectiveKernelsPtx()) {
+    cudaSyncDevice(self);
+    std::vector<const void *> inputs;
+    for (long long j = 0; j < n; ++j)
+      inputs.push_back(table ? table[j] : base + j * stride);
+    hostReduce(reduction, dtype, inputs.data(), n, out, count);
+    return;
+  }
+  // A grid-stride loop: a few blocks per SM cover any count.
+  constexpr long long kThreads = 256, kMaxBlocks = 4096;
+  long long blocks = std::min(kMaxBlocks, (count + kThreads - 1) / kThreads);
+  void *params[] = {&table, &base, &stride, &n, &out, &count};
+  launchCollectiveKernel(collectiveKernelName(reduction, dtype),
+                         unsigned(blocks), unsigned(kThreads), params);
+}
+
+/// NCCL's type for an integer all-reduce: unsigned for sums (they wrap),
+/// signed for max/min. -1 for i16, which NCCL lacks.
+int ncclIntegerType(int32_t reduction, int32_t dtype) {
+  bool sum = reduction == PCC_SUM;
+  switch (dtype) {
+  case PCC_I8:
+    return sum ? ncclUint8 : ncclInt8;
+  case PCC_I32:
+    return sum ? ncclUint32 : ncclInt32;
+  case PCC_I64:
+    return sum ? ncclUint64 : ncclInt64;
+  }
+  return -1;
+}
+
+int ncclOp(int32_t reduction) {
+  return reduction == PCC_SUM   ? ncclSum
+         : reduction == PCC_MAX ? ncclMax
+                                : ncclMin;
+}
+
+CudaDevice &checkBound(const char *op, int64_t device) {
+  CudaDevice *self = boundCudaDevice();
+  if (!self || self->index != device)
+    collectiveFatal(op, "the device index is not the device of this thread");
+  return *self;
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Pure decisions
+//===----------------------------------------------------------------------===//
+
+CudaCollectivePath pcc::runtime::chooseCollectivePath(int64_t gridRank,
+                                                      const int64_t *dims,
+                                                      uint64_t mask,
+                                                      int64_t gpus) {
+  int64_t devices = 1, groupSize = 1;
+  for (int64_t k = 0; k < gridRank; ++k) {
+    devices *= dims[k];
+    if ((mask >> k) & 1)
+      groupSize *= dims[k];
+  }
+  if (groupSize == 1)
+    return CudaCollectivePath::Local;
+  return devices <= gpus ? CudaCollectivePath::Nccl : CudaCollectivePath::Peer;
+}
+
+const char *pcc::runtime::collectiveKernelName(int32_t reduction,
+                                               int32_t dtype) {
+  static const char *names[3][8] = {
+      {"pcc_reduce_sum_i8", "pcc_reduce_sum_i16", "pcc_reduce_sum_i32",
+       "pcc_reduce_sum_i64", "pcc_reduce_sum_f16", "pcc_reduce_sum_bf16",
+       "pcc_reduce_sum_f32", "pcc_reduce_sum_f64"},
+      {"pcc_reduce_max_i8", "pcc_reduce_max_i16", "pcc_reduce_max_i32",
+       "pcc_reduce_max_i64", "pcc_reduce_max_f16", "pcc_reduce_max_bf16",
+       "pcc_reduce_max_f32", "pcc_reduce_max_f64"},
+      {"pcc_reduce_min_i8", "pcc_reduce_min_i16", "pcc_reduce_min_i32",
+       "pcc_reduce_min_i64", "pcc_reduce_min_f16", "pcc_reduce_min_bf16",
+       "pcc_reduce_min_f32", "pcc_reduce_min_f64"}};
+  if (reduction < PCC_SUM || reduction > PCC_MIN || dtype < PCC_I8 ||
+      dtype > PCC_F64)
+    return nullptr;
+  return names[reduction][dtype];
+}
+
+//===----------------------------------------------------------------------===//
+// The collectives
+//===----------------------------------------------------------------------===//
+
+void pcc::runtime::cudaAllReduce(int64_t device, int64_t gridRank,
+                                 const int64_t *dims, uint64_t mask,
+                                 int32_t reduction, int32_t dtype,
+                                 const void *in, void *out, int64_t count) {
+  const char *op = "pcc_all_reduce";
+  if (!isValidReduction(reduction, dtype))
+    collectiveFatal(op, "unsupported reduction or element type");
+  if (count < 0 || (count > 0 && (!in || !out)))
+    collectiveFatal(op, "invalid buffer");
+  GroupPos pos = locate(op, device, gridRank, dims, mask);
+  CudaDevice &self = checkBound(op, device);
+  size_t bytes = size_t(count * elemSize(dtype));
+  if (count == 0) {
+    cudaSyncDevice(self);
+    return;
+  }
+  switch (chooseCollectivePath(gridRank, dims, mask, cudaGpuCount())) {
+  case CudaCollectivePath::Local:
+    if (in != out)
+      copyAsync(self, out, in, bytes);
+    cudaSyncDevice(self);
+    return;
+  case CudaCollectivePath::Nccl: {
+    GroupSlot &slot = *findSlot(gridRank, dims, mask, pos);
+    ncclComm_t comm = communicator(slot, pos, device, op, self);
+    const Nccl &n = nccl();
+    if (int type = ncclIntegerType(reduction, dtype); type >= 0) {
+      ncclCheck(n.allReduce(in, out, size_t(count), type, ncclOp(reduction),
+                            comm, self.stream),
+                comm, "cannot start an NCCL all_reduce");
+      waitNccl(self, comm, "all_reduce", dtype, count);
+      return;
+    }
+    // Gather every input (as bytes), then reduce in rank order. The gather
+    // has read `in` before the reduction (next on the stream) writes `out`.
+    char *gathered = scratch(self, size_t(pos.size) * bytes);
+    ncclCheck(n.allGather(in, gathered, bytes, ncclUint8, comm, self.stream),
+              comm, "cannot start an NCCL all_gather");
+    if (!collectiveKernelsPtx())
+      waitNccl(self, comm, "all_reduce", dtype, count);
+    reduceInputs(self, reduction, dtype, nullptr, gathered, (long long)bytes,
+                 pos.size, out, count);
+    waitNccl(self, comm, "all_reduce", dtype, count);
+    return;
+  }
+  case CudaCollectivePath::Peer: {
+    GroupSlot &slot = *findSlot(gridRank, dims, mask, pos);
+    // Inputs are complete once every member has synchronized and met.
+    cudaSyncDevice(self);
+    slot.members[pos.rank].in = in;
+    slot.members[pos.rank].out = out;
+    meet(slot, op, device, pos);
+    const void **table = inputTable(self, size_t(pos.size));
+    for (int64_t r = 0; r < pos.size; ++r)
+      table[r] = slot.members[r].in;
+    // Peers read `in` until the second meeting: an in-place result waits in
+    // the scratch buffer until then.
+    void *result = in == out ? scratch(self, bytes) : out;
+    reduceInputs(self, reduction, dtype, table, nullptr, 0, pos.size, result,
+                 count);
+    cudaSyncDevice(self);
+    meet(slot, op, device, pos);
+    if (result != out) {
+      copyAsync(self, out, result, bytes);
+      cudaSyncDevice(self);
+    }
+    return;
+  }
+  }
+}
+
+void pcc::runtime::cudaAllGather(int64_t device, int64_t gridRank,
+                                 const int64_t *dims, uint64_t mask,
+                                 int32_t dtype, const void *in, void *out,
+                                 int64_t count) {
+  const char *op = "pcc_all_gather";
+  int64_t es = elemSize(dtype);
+  if (es == 0)
+    collectiveFatal(op, "unsupported element type");
+  if (count < 0 || (count > 0 && (!in || !out)))
+    collectiveFatal(op, "invalid buffer");
+  GroupPos pos = locate(op, device, gridRank, dims, mask);
+  CudaDevice &self = checkBound(op, device);
+  size_t bytes = size_t(count * es);
+  if (count == 0) {
+    cudaSyncDevice(self);
+    return;
+  }
+  switch (chooseCollectivePath(gridRank, dims, mask, cudaGpuCount())) {
+  case CudaCollectivePath::Local:
+    copyAsync(self, out, in, bytes);
+    cudaSyncDevice(self);
+    return;
+  case CudaCollectivePath::Nccl: {
+    GroupSlot &slot = *findSlot(gridRank, dims, mask, pos);
+    ncclComm_t comm = communicator(slot, pos, device, op, self);
+    ncclCheck(nccl().allGather(in, out, bytes, ncclUint8, comm, self.stream),
+              comm, "cannot start an NCCL all_gather");
+    waitNccl(self, comm, "all_gather", dtype, count);
+    return;
+  }
+  case CudaCollectivePath::Peer: {
+    GroupSlot &slot = *findSlot(gridRank, dims, mask, pos);
+    cudaSyncDevice(self);
+    slot.members[pos.rank].in = in;
+    slot.members[pos.rank].out = out;
+    meet(slot, op, device, pos);
+    // Each member pulls every input into its own output.
+    for (int64_t r = 0; r < pos.size; ++r)
+      copyAsync(self, static_cast<char *>(out) + r * bytes, slot.members[r].in,
+                bytes);
+    cudaSyncDevice(self);
+    // The peers' inputs must stay untouched until everyone has copied them.
+    meet(slot, op, device, pos);
+    return;
+  }
+  }
+}

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Every check of the cuda backend that needs a GPU, in two halves, because
+# the GPU machine has no LLVM/MLIR (docs/design.md, "Testing the cuda
+# backend"):
+#
+#   scripts/gpu-check.sh prepare   here: builds pcc, compiles every
+#                                  end-to-end test program with
+#                                  `pcc compile --backend=cuda` into
+#                                  gpu-check/bundle.tar.xz (the cpu backend
+#                                  runs the same tests meanwhile)
+#   scripts/gpu-check.sh run       on the GPU machine, from a copy of this
+#                                  tree that carries gpu-check/: runs the
+#                                  cuda runtime's tests and every test
+#                                  program against the same NumPy oracles
+#                                  and expected outputs as on cpu, 1 device
+#                                  natively and 2-16 with --oversubscribe
+#
+# With the device tool: run `bash scripts/gpu-check.sh run` with carry
+# ["gpu-check"]. Logs go to $OUT (when set) and standard output; the exit
+# status is 0 only if every check passed.
+set -uo pipefail
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+check_dir=$root/gpu-check
+
+prepare() {
+  set -e
+  local build=${PCC_BUILD_DIR:-$root/build}
+  "$root/scripts/setup.sh" pcc PCCProgramMain cuda-runtime-tests
+  rm -rf "$check_dir" && mkdir -p "$check_dir/bundle"
+  local bundle=$check_dir/bundle
+  export PCC=$build/bin/pcc PCC_VIA=record PCC_VIA_BUNDLE=$bundle/programs \
+    PCC_VIA_FLAGS=--backend=cuda
+  local via=$root/test/Inputs/pcc_via.py inputs=$root/test/pcc/Inputs
+  local python=/usr/bin/python3 work=$check_dir/work
+  "$python" "$inputs/oracle.py" "$via"
+  "$python" "$inputs/linalg_ops.py" "$via" "$inputs/linalg_ops.mlir" "$work/linalg"
+  "$python" "$inputs/math_ops.py" "$via" "$inputs/math_ops.mlir" "$work/math"
+  "$python" "$inputs/train_step.py" "$via" "$root/examples/train_step.mlir" "$work/train"
+  # The examples without arguments, with their cpu output as the expectation.
+  mkdir -p "$bundle/examples"
+  for example in psum pmean all_gather grid; do
+    "$PCC" compile "$root/examples/$example.mlir" --backend=cuda \
+      -o "$bundle/examples/$example"
+    "$PCC" run "$root/examples/$example.mlir" --backend=cpu \
+      > "$bundle/examples/$example.expected"
+  done
+  cp "$build/unittests/Runtime/cuda-runtime-tests" "$bundle/"
+  strip "$bundle"/programs/* "$bundle"/examples/* "$bundle/cuda-runtime-tests" \
+    2>/dev/null || true
+  # Solid and with a large window: the executables share most of their bytes.
+  tar -C "$bundle" -cf - . | xz -9e -T1 > "$check_dir/bundle.tar.xz"
+  rm -rf "$bundle" "$work"
+  echo "gpu-check: $(du -h "$check_dir/bundle.tar.xz" | cut -f1) bundle ready;" \
+    "run 'bash scripts/gpu-check.sh run' on the GPU machine, carrying gpu-check"
+}
+
+failures=()
+# Runs one named check, teeing its output to the log.
+check() {
+  local name=$1
+  shift
+  echo "=== $name"
+  local start=$SECONDS
+  if "$@"; then
+    echo "--- $name: passed ($((SECONDS - start)) s)"
+  else
+    echo "--- $name: FAILED ($((SECONDS - start)) s)"
+    failures+=("$name")
+  fi
+}
+
+run_examples() {
+  local dir=$1 status=0
+  for expected in "$dir"/*.expected; do
+    local exe=${expected%.expected}
+    if ! diff -u "$expected" <("$exe" --oversubscribe); then
+      echo "example $(basename "$exe"): output differs from the cpu backend's"
+      status=1
+    fi
+  done
+  # More devices than GPUs without --oversubscribe is one clear error.
+  local gpus
+  gpus=$(nvidia-smi -L | wc -l)
+  if ((gpus < 4)); then
+    local message
+    message=$("$dir/psum" 2>&1)
+    if [[ $? != 1 || $message != *"pass --oversubscribe"* ]]; then
+      echo "psum without --oversubscribe: expected exit 1 and advice, got: $message"
+      status=1
+    fi
+  fi
+  return $status
+}
+
+run_checks() {
+  local tmp=${TMPDIR:-/tmp}/pcc-gpu-check
+  rm -rf "$tmp" && mkdir -p "$tmp/bundle"
+  python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
+    "$check_dir/bundle.tar.xz" "$tmp/bundle"
+  local bundle=$tmp/bundle python
+  python=$(command -v python3)
+  nvidia-smi -L
+  "$python" -c "import numpy; print('numpy', numpy.__version__)"
+  export PCC_VIA=replay PCC_VIA_BUNDLE=$bundle/programs \
+    PCC_VIA_RUN_FLAGS=--oversubscribe PYTHONUNBUFFERED=1
+  local via=$root/test/Inputs/pcc_via.py inputs=$root/test/pcc/Inputs
+  check "cuda runtime tests" "$bundle/cuda-runtime-tests"
+  check "examples" run_examples "$bundle/examples"
+  check "oracle (every collective, dtype and grid)" \
+    "$python" "$inputs/oracle.py" "$via"
+  check "linalg ops" "$python" "$inputs/linalg_ops.py" "$via" \
+    "$inputs/linalg_ops.mlir" "$tmp/linalg"
+  check "math ops" "$python" "$inputs/math_ops.py" "$via" \
+    "$inputs/math_ops.mlir" "$tmp/math"
+  check "train step" "$python" "$inputs/train_step.py" "$via" \
+    "$root/examples/train_step.mlir" "$tmp/train"
+  if ((${#failures[@]})); then
+    echo "gpu-check: FAILED: ${failures[*]}"
+    return 1
+  fi
+  echo "gpu-check: all checks passed"
+}
+
+case "${1:-}" in
+  prepare) prepare ;;
+  run)
+    if [[ -n ${OUT:-} ]]; then
+      run_checks 2>&1 | tee "$OUT/gpu-check.log"
+    else
+      run_checks
+    fi
+    ;;
+  *)
+    echo "usage: scripts/gpu-check.sh prepare|run" >&2
+    exit 1
+    ;;
+esac

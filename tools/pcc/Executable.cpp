@@ -1,0 +1,241 @@
+//===- Executable.cpp - pcc compile: objects and executables -------------===//
+//
+// Implements the back half of Compile.h: a lowered program becomes LLVM IR
+// with the few symbols a standalone main() needs (lib/Host/ProgramMain.cpp),
+// a host object file, and, linked with pcc's runtime libraries, an
+// executable that depends on neither LLVM nor MLIR. Objects are built for a
+// generic x86-64-v2 CPU unless --mcpu says otherwise, since executables are
+// meant to travel to other machines (the GPU machines among them).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Compile.h"
+
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Host.h"
+
+using namespace mlir;
+using namespace pcc::driver;
+
+static llvm::cl::opt<std::string>
+    targetCPU("mcpu",
+              llvm::cl::desc("pcc compile: the host CPU the executable is "
+                             "for ('native' for this machine's)"),
+              llvm::cl::value_desc("CPU"), llvm::cl::init("x86-64-v2"));
+
+llvm::Error pcc::driver::writePTX(ModuleOp module, llvm::raw_ostream &os) {
+  bool found = false;
+  module.walk([&](gpu::BinaryOp binary) {
+    for (Attribute object : binary.getObjects()) {
+      os << "// gpu.binary @" << binary.getSymName() << "\n"
+         << cast<gpu::ObjectAttr>(object).getObject().getValue() << "\n";
+      found = true;
+    }
+  });
+  if (!found)
+    return llvm::createStringError(
+        "the program has no GPU kernels: its pmap bodies hold only "
+        "collectives and host code, so there is no PTX to write");
+  return llvm::Error::success();
+}
+
+/// Adds `void _pcc_program_entry(void **args)`, which calls
+/// `_mlir_ciface__pcc_entry` with the descriptor pointer each args[i]
+/// points to: the packed form the JIT's lookupPacked also produces.
+static llvm::Error addPackedEntry(llvm::Module &module) {
+  llvm::Function *entry = module.getFunction("_mlir_ciface__pcc_entry");
+  if (!entry)
+    return llvm::createStringError("the lowered program has no "
+                                   "_mlir_ciface__pcc_entry");
+  llvm::LLVMContext &context = module.getContext();
+  auto *ptr = llvm::PointerType::getUnqual(context);
+  auto *type =
+      llvm::FunctionType::get(llvm::Type::getVoidTy(context), {ptr}, false);
+  auto *packed = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                        "_pcc_program_entry", module);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", packed));
+  llvm::SmallVector<llvm::Value *> arguments;
+  for (unsigned index = 0; index < entry->arg_size(); ++index) {
+    llvm::Value *slot = builder.CreateConstGEP1_64(ptr, packed->getArg(0),
+                                                   index);
+    llvm::Value *descriptorPointer = builder.CreateLoad(ptr, slot);
+    arguments.push_back(builder.CreateLoad(ptr, descriptorPointer));
+  }
+  builder.CreateCall(entry, arguments);
+  builder.CreateRetVoid();
+  return llvm::Error::success();
+}
+
+/// Makes everything the program defines private to its object but the
+/// `_pcc_program_*` symbols main() uses: a program function named like a C
+/// library one (`@main`, say) must not be mistaken for it by the linker.
+static void internalizeProgram(llvm::Module &module) {
+  for (llvm::GlobalValue &value : module.global_values()) {
+    if (value.isDeclaration() || value.getName().starts_with("llvm.") ||
+        value.getName().starts_with("_pcc_program_"))
+      continue;
+    value.setLinkage(llvm::GlobalValue::InternalLinkage);
+    // C's entry point keeps its special treatment even when internal.
+    if (value.getName() == "main")
+      value.setName("_pcc_program_function_main");
+  }
+}
+
+static void addConstant(llvm::Module &module, llvm::StringRef name,
+                        llvm::Constant *value) {
+  new llvm::GlobalVariable(module, value->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, value, name);
+}
+
+/// The host target machine of executables.
+static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createTargetMachine() {
+  llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple,
+                                                                  error);
+  if (!target)
+    return llvm::createStringError("no code generator for " + triple.str() +
+                                   ": " + error);
+  std::string cpu = targetCPU == "native" ? llvm::sys::getHostCPUName().str()
+                                          : targetCPU.getValue();
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      triple, cpu, "", llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt, llvm::CodeGenOptLevel::Default));
+  if (!machine)
+    return llvm::createStringError("cannot create a code generator for " +
+                                   triple.str() + " and CPU '" + cpu + "'");
+  return machine;
+}
+
+llvm::Expected<std::unique_ptr<llvm::Module>>
+pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
+                                    const EntrySignature &signature,
+                                    Backend backend, int64_t devices) {
+  std::unique_ptr<llvm::Module> llvmModule =
+      translateModuleToLLVMIR(module, context, "pcc-program");
+  if (!llvmModule)
+    return llvm::createStringError("cannot translate the program to LLVM IR");
+  if (llvm::Error error = addPackedEntry(*llvmModule))
+    return std::move(error);
+  internalizeProgram(*llvmModule);
+  addConstant(*llvmModule, "_pcc_program_signature",
+              llvm::ConstantDataArray::getString(
+                  context, host::encodeSignature(signature)));
+  addConstant(*llvmModule, "_pcc_program_backend",
+              llvm::ConstantDataArray::getString(context,
+                                                 getBackendName(backend)));
+  addConstant(*llvmModule, "_pcc_program_devices",
+              llvm::ConstantInt::get(llvm::Type::getInt64Ty(context),
+                                     devices));
+
+  auto machine = createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  llvmModule->setTargetTriple((*machine)->getTargetTriple());
+  llvmModule->setDataLayout((*machine)->createDataLayout());
+  auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                            machine->get());
+  if (llvm::Error error = optimize(llvmModule.get()))
+    return std::move(error);
+  return llvmModule;
+}
+
+llvm::Error pcc::driver::writeObject(llvm::Module &module,
+                                     llvm::StringRef path) {
+  auto machine = createTargetMachine();
+  if (!machine)
+    return machine.takeError();
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + ec.message());
+  llvm::legacy::PassManager passes;
+  if ((*machine)->addPassesToEmitFile(passes, os, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the code generator cannot emit objects");
+  passes.run(module);
+  os.flush();
+  if (os.has_error())
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + os.error().message());
+  return llvm::Error::success();
+}
+
+/// The directory of pcc's libraries: `<directory of pcc>/../lib`.
+static std::string getLibraryDirectory() {
+  static int anchor;
+  std::string self = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(self)));
+  llvm::sys::path::append(dir, "lib");
+  return std::string(dir);
+}
+
+llvm::Error pcc::driver::linkExecutable(llvm::StringRef object,
+                                        llvm::StringRef output) {
+  llvm::ErrorOr<std::string> linker = std::make_error_code(
+      std::errc::no_such_file_or_directory);
+  for (const char *name : {"c++", "g++", "clang++"})
+    if ((linker = llvm::sys::findProgramByName(name)))
+      break;
+  if (!linker)
+    return llvm::createStringError(
+        "pcc compile links with the system's C++ compiler, but none of c++, "
+        "g++ or clang++ is on PATH (install g++, or use --emit=obj)");
+
+  std::string libraries = getLibraryDirectory();
+  llvm::SmallVector<std::string> arguments = {*linker, "-o", output.str(),
+                                              object.str()};
+  // Order matters for static archives: users before what they use.
+  for (const char *name : {"PCCProgramMain", "PCCHost", "PCCArrayIO",
+                           "PCCRuntime"}) {
+    llvm::SmallString<256> archive(libraries);
+    llvm::sys::path::append(archive, llvm::Twine("lib") + name + ".a");
+    if (!llvm::sys::fs::exists(archive))
+      return llvm::createStringError("pcc's runtime library " + archive +
+                                     " is missing; rebuild or reinstall pcc");
+    arguments.push_back(std::string(archive));
+  }
+  // The executable needs only the C library (and libcuda on a GPU machine,
+  // which the runtime opens itself).
+  for (const char *flag : {"-static-libstdc++", "-static-libgcc", "-lpthread",
+                           "-ldl", "-lm"})
+    arguments.push_back(flag);
+
+  llvm::SmallString<128> log;
+  if (std::error_code ec =
+          llvm::sys::fs::createTemporaryFile("pcc-link", "log", log))
+    return llvm::createStringError("cannot create a temporary file: " +
+                                   ec.message());
+  llvm::SmallVector<llvm::StringRef> argv(arguments.begin(), arguments.end());
+  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
+                                                llvm::StringRef(log)};
+  std::string message;
+  int status = llvm::sys::ExecuteAndWait(*linker, argv, std::nullopt,
+                                         redirects, 0, 0, &message);
+  std::string linkerOutput;
+  if (auto buffer = llvm::MemoryBuffer::getFile(log))
+    linkerOutput = (*buffer)->getBuffer().rtrim().str();
+  llvm::sys::fs::remove(log);
+  if (status != 0)
+    return llvm::createStringError(
+        "linking " + output + " with " + *linker + " failed" +
+        (message.empty() ? "" : ": " + message) +
+        (linkerOutput.empty() ? "" : ":\n" + linkerOutput));
+  return llvm::Error::success();
+}

@@ -1,0 +1,609 @@
+//===- CudaRuntimeTest.cpp - The cuda platform on a GPU ------------------===//
+//
+// The cuda-runtime-tests binary: runs the cuda platform on the GPUs of the
+// machine, placing 1 to 8 logical devices on them (oversubscribed), and
+// checks every collective on every element type through the entry points
+// that generated code calls, against the serial reference of
+// CollectiveReference.h and bitwise against the host runtime; the mgpu*
+// memory, stream and event functions; loading and launching a PTX module
+// from the host and from device threads; and the fatal errors. Every test
+// skips (with the probe's message) where no GPU is usable, so the binary is
+// also safe to run on machines without one. Built a second time as
+// cuda-mock-tests, against the mock driver and NCCL of MockCuda/.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Runtime/pcc_runtime.h"
+
+#include "CollectiveReference.h"
+#include "CudaTestKernel.h"
+#include "RuntimeTestUtil.h"
+
+#include "gtest/gtest.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <set>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+using namespace pcc::test;
+
+#ifdef PCC_PORTABLE_BINARY
+#include <sys/random.h>
+
+// The static libstdc++ of cuda-runtime-tests refers to arc4random (for
+// std::random_device), which glibc has only since 2.36; this definition
+// keeps the binary running on the older glibc of other machines.
+extern "C" uint32_t arc4random(void) {
+  uint32_t value = 0;
+  while (getrandom(&value, sizeof(value), 0) != sizeof(value)) {
+  }
+  return value;
+}
+#endif
+
+namespace {
+
+#ifdef PCC_MOCK_GPUS
+// cuda-mock-tests: loads the mock driver and NCCL, so that the runtime's
+// dlopen of libcuda.so.1 and libnccl.so.2 finds them (by soname), and sets
+// the number of mock GPUs, which the mock reads at first use.
+#define PCC_STRING(x) #x
+#define PCC_VALUE(x) PCC_STRING(x)
+const bool kMockLoaded =
+    setenv("PCC_MOCK_GPUS", PCC_VALUE(PCC_MOCK_GPUS), 0) == 0 &&
+    dlopen(PCC_MOCK_DIR "/libcuda.so.1", RTLD_NOW | RTLD_GLOBAL) &&
+    dlopen(PCC_MOCK_DIR "/libnccl.so.2", RTLD_NOW | RTLD_GLOBAL);
+#endif
+
+int64_t numGpus() {
+  char message[512] = "";
+  return pcc_cuda_probe(message, sizeof(message));
+}
+
+/// Skips the test where no GPU is usable.
+class Cuda : public testing::Test {
+protected:
+  void SetUp() override {
+    char message[512] = "";
+    if (pcc_cuda_probe(message, sizeof(message)) == 0)
+      GTEST_SKIP() << message;
+  }
+};
+
+/// Runs f(device) on `n` logical cuda devices, oversubscribed on the GPUs.
+template <typename F> void launch(int64_t n, F &&f) {
+  char message[512] = "";
+  ASSERT_EQ(pcc_cuda_init(n, 1, message, sizeof(message)), 0) << message;
+  using Fn = std::remove_reference_t<F>;
+  pcc_cuda_launch(
+      n, [](void *ctx, int64_t d) { (*static_cast<Fn *>(ctx))(d); },
+      const_cast<void *>(static_cast<const void *>(&f)));
+}
+
+//===----------------------------------------------------------------------===//
+// Initialization, launches and streams
+//===----------------------------------------------------------------------===//
+
+TEST_F(Cuda, InitChecksPlacement) {
+  int64_t gpus = numGpus();
+  char message[512] = "";
+  ASSERT_NE(pcc_cuda_init(gpus + 1, 0, message, sizeof(message)), 0);
+  EXPECT_NE(std::string(message).find("pass --oversubscribe"),
+            std::string::npos)
+      << message;
+  ASSERT_EQ(pcc_cuda_init(gpus + 1, 1, message, sizeof(message)), 0) << message;
+  EXPECT_NE(std::string(message).find("GPU"), std::string::npos) << message;
+  // Again with the same arguments: nothing to do.
+  ASSERT_EQ(pcc_cuda_init(gpus + 1, 1, message, sizeof(message)), 0) << message;
+  ASSERT_EQ(pcc_cuda_init(0, 0, message, sizeof(message)), 0) << message;
+}
+
+TEST_F(Cuda, EveryDeviceRunsOnceWithItsOwnStream) {
+  void *hostStream = mgpuStreamCreate();
+  ASSERT_NE(hostStream, nullptr);
+  EXPECT_EQ(mgpuStreamCreate(), hostStream);
+  for (int64_t n : {1, 2, 3, 4, 8}) {
+    std::vector<int> runs(size_t(n), 0);
+    std::vector<void *> streams(static_cast<size_t>(n)),
+        again(static_cast<size_t>(n));
+    launch(n, [&](int64_t d) {
+      ++runs[size_t(d)];
+      streams[size_t(d)] = mgpuStreamCreate();
+      mgpuStreamDestroy(streams[size_t(d)]);
+      again[size_t(d)] = mgpuStreamCreate();
+      mgpuStreamSynchronize(again[size_t(d)]);
+    });
+    std::set<void *> distinct(streams.begin(), streams.end());
+    EXPECT_EQ(int64_t(distinct.size()), n);
+    for (int64_t d = 0; d < n; ++d) {
+      EXPECT_EQ(runs[size_t(d)], 1) << d;
+      EXPECT_NE(streams[size_t(d)], nullptr);
+      EXPECT_EQ(streams[size_t(d)], again[size_t(d)]);
+      EXPECT_NE(streams[size_t(d)], hostStream);
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Memory
+//===----------------------------------------------------------------------===//
+
+TEST_F(Cuda, MemoryFunctions) {
+  void *stream = mgpuStreamCreate();
+  auto *a = static_cast<uint32_t *>(mgpuMemAlloc(1024 * 4, stream, 0));
+  auto *b = static_cast<uint16_t *>(mgpuMemAlloc(1024 * 4, stream, 1));
+  ASSERT_NE(a, nullptr);
+  ASSERT_NE(b, nullptr);
+  mgpuMemset32(a, 0xdeadbeef, 1024, stream);
+  mgpuMemset16(b, 0x1234, 2048, stream);
+  void *event = mgpuEventCreate();
+  mgpuEventRecord(event, stream);
+  mgpuStreamWaitEvent(stream, event);
+  mgpuEventSynchronize(event);
+  mgpuEventDestroy(event);
+  for (int i = 0; i < 1024; ++i)
+    ASSERT_EQ(a[i], 0xdeadbeefu) << i;
+  for (int i = 0; i < 2048; ++i)
+    ASSERT_EQ(b[i], 0x1234u) << i;
+  std::vector<uint32_t> host(1024, 0);
+  mgpuMemcpy(b, a, 4096, stream);
+  mgpuMemcpy(host.data(), b, 4096, stream);
+  mgpuStreamSynchronize(stream);
+  for (int i = 0; i < 1024; ++i)
+    ASSERT_EQ(host[size_t(i)], 0xdeadbeefu) << i;
+  mgpuMemFree(a, stream);
+  mgpuMemFree(b, stream);
+  mgpuStreamDestroy(stream);
+
+  void *empty1 = pcc_cuda_alloc(0), *empty2 = pcc_cuda_alloc(0);
+  EXPECT_NE(empty1, nullptr);
+  EXPECT_NE(empty1, empty2);
+  pcc_cuda_free(empty1);
+  pcc_cuda_free(empty2);
+  pcc_cuda_free(nullptr);
+
+  void *aligned = _mlir_memref_to_llvm_aligned_alloc(128, 100);
+  EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 256, 0u);
+  static_cast<char *>(aligned)[99] = 1;
+  _mlir_memref_to_llvm_free(aligned);
+  void *plain = _mlir_memref_to_llvm_alloc(10);
+  static_cast<char *>(plain)[9] = 1;
+  _mlir_memref_to_llvm_free(plain);
+
+  int64_t descriptor[5] = {0, 0, 0, 1, 1};
+  mgpuMemHostRegisterMemRef(1, descriptor, 4);
+  mgpuMemHostUnregisterMemRef(1, descriptor, 4);
+}
+
+TEST_F(Cuda, DeviceThreadsAllocateAndCopy) {
+  constexpr int64_t kCount = 4096;
+  std::vector<int> bad(8, 0);
+  launch(8, [&](int64_t d) {
+    void *stream = mgpuStreamCreate();
+    auto *a = static_cast<int32_t *>(pcc_cuda_alloc(kCount * 4));
+    auto *b = static_cast<int32_t *>(mgpuMemAlloc(kCount * 4, stream, 0));
+    for (int64_t i = 0; i < kCount; ++i)
+      a[i] = int32_t(d * 100000 + i);
+    mgpuMemcpy(b, a, kCount * 4, stream);
+    mgpuStreamSynchronize(stream);
+    for (int64_t i = 0; i < kCount; ++i)
+      bad[size_t(d)] += b[i] != int32_t(d * 100000 + i);
+    mgpuMemFree(b, stream);
+    pcc_cuda_free(a);
+  });
+  for (int d = 0; d < 8; ++d)
+    EXPECT_EQ(bad[size_t(d)], 0) << d;
+}
+
+//===----------------------------------------------------------------------===//
+// Modules
+//===----------------------------------------------------------------------===//
+
+/// Launches pcc_test_add(data, n, value) from the calling thread and waits.
+void addOnGpu(void *module, int32_t *data, uint32_t n, int32_t value) {
+  void *function = mgpuModuleGetFunction(module, "pcc_test_add");
+  void *stream = mgpuStreamCreate();
+  void *params[] = {&data, &n, &value};
+  mgpuLaunchKernel(function, (n + 127) / 128, 1, 1, 128, 1, 1, 0, stream,
+                   params, nullptr, 3);
+  mgpuStreamSynchronize(stream);
+  mgpuStreamDestroy(stream);
+}
+
+TEST_F(Cuda, ModulesLoadAndLaunchEverywhere) {
+  char *ptx = const_cast<char *>(kTestKernelPtx);
+  for (bool jit : {false, true}) {
+    void *module = jit ? mgpuModuleLoadJIT(ptx, 2)
+                       : mgpuModuleLoad(ptx, sizeof(kTestKernelPtx));
+    constexpr int64_t kCount = 1000;
+    auto *data = static_cast<int32_t *>(pcc_cuda_alloc(kCount * 4));
+    for (int64_t i = 0; i < kCount; ++i)
+      data[i] = int32_t(i);
+    addOnGpu(module, data, uint32_t(kCount), 5);
+    for (int64_t i = 0; i < kCount; ++i)
+      ASSERT_EQ(data[i], i + 5) << i;
+    // Each of 4 devices (on every GPU, several per GPU) adds its index to
+    // its quarter: the module is loaded into each GPU's context once.
+    launch(4, [&](int64_t d) {
+      addOnGpu(module, data + d * (kCount / 4), uint32_t(kCount / 4),
+               int32_t(d));
+    });
+    for (int64_t i = 0; i < kCount; ++i)
+      ASSERT_EQ(data[i], i + 5 + i / (kCount / 4)) << i;
+    // A cluster of one block is an ordinary launch.
+    void *function = mgpuModuleGetFunction(module, "pcc_test_add");
+    void *stream = mgpuStreamCreate();
+    int32_t *pointer = data;
+    uint32_t n = 1;
+    int32_t value = 100;
+    void *params[] = {&pointer, &n, &value};
+    mgpuLaunchClusterKernel(function, 1, 1, 1, 1, 1, 1, 32, 1, 1, 0, stream,
+                            params, nullptr);
+    mgpuStreamSynchronize(stream);
+    EXPECT_EQ(data[0], 105);
+    pcc_cuda_free(data);
+    mgpuModuleUnload(module);
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Collectives through the memref entry points
+//===----------------------------------------------------------------------===//
+
+using ReduceShim = void (*)(int64_t, pcc_unranked_memref *, int64_t, int32_t,
+                            pcc_unranked_memref *, pcc_unranked_memref *);
+using GatherShim = void (*)(int64_t, pcc_unranked_memref *, int64_t,
+                            pcc_unranked_memref *, pcc_unranked_memref *);
+
+ReduceShim reduceShim(int32_t dtype) {
+  switch (dtype) {
+  case PCC_I8:
+    return _mlir_ciface_pcc_mlir_all_reduce_i8;
+  case PCC_I16:
+    return _mlir_ciface_pcc_mlir_all_reduce_i16;
+  case PCC_I32:
+    return _mlir_ciface_pcc_mlir_all_reduce_i32;
+  case PCC_I64:
+    return _mlir_ciface_pcc_mlir_all_reduce_i64;
+  case PCC_F16:
+    return _mlir_ciface_pcc_mlir_all_reduce_f16;
+  case PCC_BF16:
+    return _mlir_ciface_pcc_mlir_all_reduce_bf16;
+  case PCC_F32:
+    return _mlir_ciface_pcc_mlir_all_reduce_f32;
+  default:
+    return _mlir_ciface_pcc_mlir_all_reduce_f64;
+  }
+}
+
+GatherShim gatherShim(int32_t dtype) {
+  switch (dtype) {
+  case PCC_I8:
+    return _mlir_ciface_pcc_mlir_all_gather_i8;
+  case PCC_I16:
+    return _mlir_ciface_pcc_mlir_all_gather_i16;
+  case PCC_I32:
+    return _mlir_ciface_pcc_mlir_all_gather_i32;
+  case PCC_I64:
+    return _mlir_ciface_pcc_mlir_all_gather_i64;
+  case PCC_F16:
+    return _mlir_ciface_pcc_mlir_all_gather_f16;
+  case PCC_BF16:
+    return _mlir_ciface_pcc_mlir_all_gather_bf16;
+  case PCC_F32:
+    return _mlir_ciface_pcc_mlir_all_gather_f32;
+  case PCC_F64:
+    return _mlir_ciface_pcc_mlir_all_gather_f64;
+  default:
+    return _mlir_ciface_pcc_mlir_all_gather_i1;
+  }
+}
+
+/// A rank-1 memref descriptor.
+struct Descriptor {
+  void *allocated;
+  void *aligned;
+  int64_t offset;
+  int64_t size;
+  int64_t stride;
+};
+
+/// Runs the collective of `c` on cuda devices. Each device's input is first
+/// copied from a staging buffer on its stream (still in flight when the
+/// collective starts, which must wait for it), and the device thread reads
+/// its result right after the collective returns (which must have
+/// synchronized).
+Outcome runOnGpus(const Case &c, std::vector<Bytes> inputs) {
+  int64_t n = c.numDevices();
+  auto groups = groupsOf(c);
+  size_t es = size_t(sizeOf(c.dtype));
+  size_t inBytes = size_t(c.count) * es;
+  std::vector<void *> staging(static_cast<size_t>(n)),
+      in(static_cast<size_t>(n)), out(static_cast<size_t>(n));
+  std::vector<size_t> outBytes(static_cast<size_t>(n));
+  for (int64_t d = 0; d < n; ++d) {
+    staging[size_t(d)] = pcc_cuda_alloc(int64_t(inBytes));
+    std::memcpy(staging[size_t(d)], inputs[size_t(d)].data(), inBytes);
+    in[size_t(d)] = pcc_cuda_alloc(int64_t(inBytes));
+    std::memset(in[size_t(d)], 0x5a, inBytes);
+    outBytes[size_t(d)] =
+        inBytes * (c.op == kGather ? groups[size_t(d)].size() : 1);
+    out[size_t(d)] = c.inPlace ? in[size_t(d)]
+                               : pcc_cuda_alloc(int64_t(outBytes[size_t(d)]));
+    if (!c.inPlace)
+      std::memset(out[size_t(d)], 0xa5, outBytes[size_t(d)]);
+  }
+  Outcome r;
+  r.inputs = std::move(inputs);
+  r.outputs.resize(static_cast<size_t>(n));
+  std::vector<int64_t> dims = c.dims;
+  launch(n, [&](int64_t d) {
+    size_t i = size_t(d);
+    mgpuMemcpy(in[i], staging[i], inBytes, mgpuStreamCreate());
+    Descriptor grid{dims.data(), dims.data(), 0, int64_t(dims.size()), 1};
+    Descriptor input{in[i], in[i], 0, c.count, 1};
+    Descriptor output{out[i], out[i], 0, int64_t(outBytes[i] / es), 1};
+    pcc_unranked_memref g{1, &grid}, x{1, &input}, y{1, &output};
+    if (c.op == kGather)
+      gatherShim(c.dtype)(d, &g, int64_t(c.mask), &x, &y);
+    else
+      reduceShim(c.dtype)(d, &g, int64_t(c.mask), c.op, &x, &y);
+    const auto *bytes = static_cast<const uint8_t *>(out[i]);
+    r.outputs[i].assign(bytes, bytes + outBytes[i]);
+  });
+  for (int64_t d = 0; d < n; ++d) {
+    pcc_cuda_free(staging[size_t(d)]);
+    pcc_cuda_free(in[size_t(d)]);
+    if (!c.inPlace)
+      pcc_cuda_free(out[size_t(d)]);
+  }
+  return r;
+}
+
+/// The same collective on the host runtime.
+Outcome runOnHost(const Case &c, std::vector<Bytes> inputs) {
+  int64_t n = c.numDevices();
+  auto groups = groupsOf(c);
+  Outcome r;
+  r.inputs = std::move(inputs);
+  for (int64_t d = 0; d < n; ++d)
+    r.outputs.push_back(
+        c.inPlace ? r.inputs[size_t(d)]
+                  : Bytes(size_t(c.count * sizeOf(c.dtype)) *
+                          (c.op == kGather ? groups[size_t(d)].size() : 1)));
+  EXPECT_EQ(runDevices(n,
+                       [&](int64_t d) {
+                         const void *x = c.inPlace ? r.outputs[size_t(d)].data()
+                                                   : r.inputs[size_t(d)].data();
+                         void *y = r.outputs[size_t(d)].data();
+                         int64_t rank = int64_t(c.dims.size());
+                         if (c.op == kGather)
+                           pcc_all_gather(d, rank, c.dims.data(), c.mask,
+                                          c.dtype, x, y, c.count);
+                         else
+                           pcc_all_reduce(d, rank, c.dims.data(), c.mask, c.op,
+                                          c.dtype, x, y, c.count);
+                       }),
+            0);
+  return r;
+}
+
+/// Checks the GPUs' results against the reference and, bitwise, the host
+/// runtime's.
+testing::AssertionResult checkCase(const Case &c) {
+  std::vector<Bytes> inputs = randomInputs(c);
+  Outcome gpu = runOnGpus(c, inputs);
+  if (testing::AssertionResult ok = checkRun(c, gpu); !ok)
+    return ok;
+  Outcome host = runOnHost(c, inputs);
+  for (size_t d = 0; d < gpu.outputs.size(); ++d)
+    if (gpu.outputs[d] != host.outputs[d])
+      return testing::AssertionFailure()
+             << c.str() << ": device " << d << " differs from the host runtime";
+  return testing::AssertionSuccess();
+}
+
+void checkAllOpsAndTypes(const std::vector<int64_t> &dims, uint64_t mask) {
+  uint64_t seed = 0;
+  for (int64_t count : {1, 37, 4099})
+    for (int32_t op : kAllOps)
+      for (int32_t dtype : kAllTypes)
+        for (bool inPlace : {false, true}) {
+          if (inPlace && op == kGather)
+            continue;
+          Case c;
+          c.dims = dims;
+          c.mask = mask;
+          c.dtype = dtype;
+          c.op = op;
+          c.count = count;
+          c.inPlace = inPlace;
+          c.seed = ++seed;
+          EXPECT_TRUE(checkCase(c));
+        }
+  Case c;
+  c.dims = dims;
+  c.mask = mask;
+  c.dtype = PCC_I1;
+  c.op = kGather;
+  c.count = 37;
+  c.seed = ++seed;
+  EXPECT_TRUE(checkCase(c));
+}
+
+class CudaOneAxis : public Cuda, public testing::WithParamInterface<int64_t> {};
+
+TEST_P(CudaOneAxis, AllOpsAndTypes) { checkAllOpsAndTypes({GetParam()}, 1); }
+
+INSTANTIATE_TEST_SUITE_P(Cuda, CudaOneAxis, testing::Values(1, 2, 3, 4, 8),
+                         [](const testing::TestParamInfo<int64_t> &info) {
+                           return std::to_string(info.param) + "devices";
+                         });
+
+class CudaGrid : public Cuda, public testing::WithParamInterface<uint64_t> {};
+
+TEST_P(CudaGrid, AllOpsAndTypes) { checkAllOpsAndTypes({2, 3}, GetParam()); }
+
+INSTANTIATE_TEST_SUITE_P(Cuda, CudaGrid, testing::Values(0, 1, 2, 3),
+                         [](const testing::TestParamInfo<uint64_t> &info) {
+                           return "2x3_mask" + std::to_string(info.param);
+                         });
+
+TEST_F(Cuda, LargeAndNaN) {
+  const Case cases[] = {
+      {{4}, 1, PCC_F32, PCC_SUM, 1 << 20, false, 0, 1},
+      {{3}, 1, PCC_BF16, PCC_SUM, 100003, true, 0, 2},
+      {{2, 2}, 3, PCC_F16, PCC_SUM, 65537, false, 0, 3},
+      {{2}, 1, PCC_F64, kGather, 100003, false, 0, 4},
+      {{4}, 1, PCC_F32, PCC_MAX, 4099, false, 0.05, 5},
+      {{4}, 1, PCC_F16, PCC_MIN, 4099, true, 0.05, 6},
+      {{2, 2, 2}, 5, PCC_F64, PCC_SUM, 4099, false, 0.05, 7},
+  };
+  for (const Case &c : cases)
+    EXPECT_TRUE(checkCase(c));
+}
+
+TEST_F(Cuda, BackToBackCollectives) {
+  // Many small collectives in one launch: slots, scratch buffers and
+  // streams are reused, and every result is complete on return.
+  constexpr int kIters = 300;
+  int64_t dims[2] = {2, 2};
+  std::vector<int> bad(4, 0);
+  launch(4, [&](int64_t d) {
+    auto *buf = static_cast<int64_t *>(pcc_cuda_alloc(8 * 3));
+    auto *gathered = static_cast<int64_t *>(pcc_cuda_alloc(8 * 4));
+    auto *mine = static_cast<int64_t *>(pcc_cuda_alloc(8));
+    int64_t row = d / 2, col = d % 2;
+    for (int it = 0; it < kIters; ++it) {
+      uint64_t mask = 1 + it % 3;
+      for (int i = 0; i < 3; ++i)
+        buf[i] = it * 100 + d * 10 + i;
+      Descriptor grid{dims, dims, 0, 2, 1}, x{buf, buf, 0, 3, 1};
+      pcc_unranked_memref g{1, &grid}, io{1, &x};
+      _mlir_ciface_pcc_mlir_all_reduce_i64(d, &g, int64_t(mask), PCC_SUM, &io,
+                                           &io);
+      for (int i = 0; i < 3; ++i) {
+        int64_t base = it * 100 + i;
+        int64_t want = mask == 1   ? 2 * base + 10 * (2 * col + 2)
+                       : mask == 2 ? 2 * base + 10 * (4 * row + 1)
+                                   : 4 * base + 60;
+        bad[size_t(d)] += buf[i] != want;
+      }
+      *mine = it * 10 + d;
+      Descriptor one{mine, mine, 0, 1, 1}, all{gathered, gathered, 0, 4, 1};
+      pcc_unranked_memref m{1, &one}, a{1, &all};
+      _mlir_ciface_pcc_mlir_all_gather_i64(d, &g, int64_t(mask), &m, &a);
+      int64_t j = 0;
+      for (int64_t e = 0; e < 4; ++e)
+        if ((mask & 1 || e / 2 == row) && (mask & 2 || e % 2 == col))
+          bad[size_t(d)] += gathered[j++] != it * 10 + e;
+    }
+    pcc_cuda_free(buf);
+    pcc_cuda_free(gathered);
+    pcc_cuda_free(mine);
+  });
+  for (int d = 0; d < 4; ++d)
+    EXPECT_EQ(bad[size_t(d)], 0) << "device " << d;
+}
+
+//===----------------------------------------------------------------------===//
+// Fatal errors
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_NO_DEATH_TESTS
+
+class CudaDeathTest : public Cuda {
+protected:
+  void SetUp() override {
+    Cuda::SetUp();
+    GTEST_FLAG_SET(death_test_style, "threadsafe");
+  }
+};
+
+TEST_F(CudaDeathTest, MissingKernelIsNamed) {
+  EXPECT_EXIT(
+      mgpuModuleGetFunction(
+          mgpuModuleLoadJIT(const_cast<char *>(kTestKernelPtx), 2), "nope"),
+      testing::ExitedWithCode(1),
+      "pcc: error: kernel 'nope' is not in its GPU module: "
+      "CUDA_ERROR_NOT_FOUND");
+}
+
+TEST_F(CudaDeathTest, BadPtxPrintsTheLog) {
+  static char bad[] = ".version 7.0\n.target sm_70\n.address_size 64\n"
+                      ".visible .entry bad()\n{\n  bogus;\n}\n";
+  EXPECT_EXIT(mgpuModuleGetFunction(mgpuModuleLoadJIT(bad, 2), "bad"),
+              testing::ExitedWithCode(1),
+              "pcc: error: cannot load a GPU module on GPU 0: "
+              "CUDA_ERROR_INVALID_PTX");
+}
+
+TEST_F(CudaDeathTest, OutOfMemory) {
+  EXPECT_EXIT(pcc_cuda_alloc(int64_t(1) << 50), testing::ExitedWithCode(1),
+              "pcc: error: cannot allocate 1125899906842624 bytes of GPU "
+              "memory: CUDA_ERROR_");
+}
+
+TEST_F(CudaDeathTest, FailedKernelIsNamed) {
+  EXPECT_EXIT(addOnGpu(mgpuModuleLoadJIT(const_cast<char *>(kTestKernelPtx), 2),
+                       nullptr, 1000, 1),
+              testing::ExitedWithCode(1),
+              "pcc: error: GPU work failed \\(the last kernel launched was "
+              "'pcc_test_add'\\): CUDA_ERROR_");
+}
+
+TEST_F(CudaDeathTest, BadLaunchIsNamed) {
+  auto badLaunch = [] {
+    void *module = mgpuModuleLoadJIT(const_cast<char *>(kTestKernelPtx), 2);
+    void *function = mgpuModuleGetFunction(module, "pcc_test_add");
+    int32_t *data = nullptr;
+    uint32_t n = 0;
+    int32_t value = 0;
+    void *params[] = {&data, &n, &value};
+    mgpuLaunchKernel(function, 1, 1, 1, 4096, 1, 1, 0, mgpuStreamCreate(),
+                     params, nullptr, 3);
+  };
+  EXPECT_EXIT(badLaunch(), testing::ExitedWithCode(1),
+              "pcc: error: cannot launch kernel 'pcc_test_add' \\(1x1x1 "
+              "blocks of 4096x1x1 threads");
+}
+
+TEST_F(CudaDeathTest, ClustersAreRefused) {
+  auto clusterLaunch = [] {
+    void *module = mgpuModuleLoadJIT(const_cast<char *>(kTestKernelPtx), 2);
+    void *function = mgpuModuleGetFunction(module, "pcc_test_add");
+    mgpuLaunchClusterKernel(function, 2, 1, 1, 2, 1, 1, 32, 1, 1, 0,
+                            mgpuStreamCreate(), nullptr, nullptr);
+  };
+  EXPECT_EXIT(clusterLaunch(), testing::ExitedWithCode(1),
+              "pcc: error: kernel 'pcc_test_add' asks for thread block "
+              "clusters");
+}
+
+TEST_F(CudaDeathTest, MissingPeerTimesOut) {
+  // Device 1 never reaches the all-reduce of device 0.
+  auto lonelyReduce = [] {
+    setenv("PCC_COLLECTIVE_TIMEOUT", "0.5", 1);
+    launch(2, [](int64_t d) {
+      if (d != 0)
+        return;
+      int64_t dims[1] = {2};
+      auto *x = static_cast<float *>(pcc_cuda_alloc(4));
+      Descriptor grid{dims, dims, 0, 1, 1}, io{x, x, 0, 1, 1};
+      pcc_unranked_memref g{1, &grid}, m{1, &io};
+      _mlir_ciface_pcc_mlir_all_reduce_f32(0, &g, 1, PCC_SUM, &m, &m);
+    });
+  };
+  EXPECT_EXIT(lonelyReduce(), testing::ExitedWithCode(1),
+              "device 0 waited more than 0.5 s .* device\\(s\\) 1 never "
+              "reached this collective");
+}
+
+#endif // PCC_NO_DEATH_TESTS
+
+} // namespace
