@@ -22,7 +22,23 @@ config.substitutions.append(("%pcc_src", config.pcc_src_root))
 config.substitutions.append(("%pcc_obj", config.pcc_obj_root))
 
 # gpu-module-to-binary needs ptxas from the CUDA toolkit (present on every
-# machine here, GPU or not); running kernels needs a GPU (the `cuda` feature,
-# not defined yet).
+# machine here, GPU or not); running kernels needs a GPU (the `cuda` feature).
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
     config.available_features.add("cuda-toolkit")
+
+
+def count_gpus():
+    """The number of GPUs the CUDA driver reports, 0 without a driver."""
+    import ctypes
+    try:
+        driver = ctypes.CDLL("libcuda.so.1")
+        count = ctypes.c_int(0)
+        if driver.cuInit(0) != 0 or driver.cuDeviceGetCount(ctypes.byref(count)) != 0:
+            return 0
+        return count.value
+    except OSError:
+        return 0
+
+
+if count_gpus() > 0:
+    config.available_features.add("cuda")

@@ -169,6 +169,8 @@ void pcc::registerDialects(DialectRegistry &registry) {
   NVVM::registerNVVMTargetInterfaceExternalModels(registry);
   registerBuiltinDialectTranslation(registry);
   registerGPUDialectTranslation(registry);
+  // How gpu.binary embeds its kernels in the host module (#gpu.select_object).
+  gpu::registerOffloadingLLVMTranslationInterfaceExternalModels(registry);
   registerLLVMDialectTranslation(registry);
   registerNVVMDialectTranslation(registry);
   arith::registerBufferizableOpInterfaceExternalModels(registry);

@@ -4,9 +4,12 @@ linalg_ops.py, ...), which call `PCC run PROGRAM [ARG.npy ...] [OPTIONS]`, so
 that the same cases also check the other ways programs run. The mode and the
 real tools come from the environment:
 
+  PCC_VIA=jit      `pcc run` with PCC_VIA_FLAGS added (e.g. --backend=cuda
+                   --oversubscribe).
   PCC_VIA=aot      compile PROGRAM with `pcc compile` (PCC_VIA_FLAGS, e.g.
                    --backend=cuda, go to the compiler), then run the
-                   executable with the arguments and options.
+                   executable with the arguments, options and
+                   PCC_VIA_RUN_FLAGS.
   PCC_VIA=record   compile into PCC_VIA_BUNDLE/<sha256 of PROGRAM>, then run
                    `pcc run` here so the calling script still checks
                    something: prepares a bundle for a machine without LLVM.
@@ -14,7 +17,7 @@ real tools come from the environment:
                    options and PCC_VIA_RUN_FLAGS (e.g. --oversubscribe): the
                    GPU machine's side of scripts/gpu-check.sh.
 
-PCC names the real driver (aot, record). Test scripts generate their
+PCC names the real driver (jit, aot, record). Test scripts generate their
 programs deterministically, so a program's hash finds its executable.
 """
 
@@ -70,13 +73,18 @@ def compile_program(program, options, output):
 def main(argv):
     mode = os.environ.get("PCC_VIA", "aot")
     program, options, arguments = split_run_command(argv)
+    if mode == "jit":
+        flags = os.environ.get("PCC_VIA_FLAGS", "").split()
+        return subprocess.run([os.environ["PCC"], "run", program, *options,
+                               *arguments, *flags]).returncode
     if mode == "aot":
         with tempfile.TemporaryDirectory(prefix="pcc-via-") as tmp:
             exe = os.path.join(tmp, "program")
             status = compile_program(program, options, exe)
             if status != 0:
                 return status
-            return subprocess.run([exe, *arguments]).returncode
+            flags = os.environ.get("PCC_VIA_RUN_FLAGS", "").split()
+            return subprocess.run([exe, *arguments, *flags]).returncode
     bundle = os.environ.get("PCC_VIA_BUNDLE")
     if not bundle:
         return fail("PCC_VIA_BUNDLE is not set")

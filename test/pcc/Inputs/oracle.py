@@ -6,11 +6,12 @@ reference: sums in device order in the accumulation type the SPEC names,
 rounded once), runs `pcc run`, and compares the printed output with NumPy's
 own str() of the expected arrays, character for character.
 
-usage: oracle.py PCC [--filter SUBSTRING] [--keep DIR]
+usage: oracle.py PCC [--filter SUBSTRING] [--exclude REGEX] [--keep DIR]
 """
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -333,6 +334,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("pcc")
     parser.add_argument("--filter", default="")
+    parser.add_argument("--exclude", help="skip cases whose name matches")
     parser.add_argument("--keep", help="write programs and inputs here")
     options = parser.parse_args()
     workdir = options.keep or tempfile.mkdtemp(prefix="pcc-oracle-")
@@ -340,6 +342,8 @@ def main():
     failures, count = [], 0
     for case in cases():
         if options.filter not in case.name:
+            continue
+        if options.exclude and re.search(options.exclude, case.name):
             continue
         count += 1
         failure = run_case(options.pcc, case, workdir)
