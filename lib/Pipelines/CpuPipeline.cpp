@@ -125,7 +125,9 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   // loop nests as parallel loops tiled by 256, mapped to blocks of 256
   // threads (what remains sequential stays inside each thread).
   OpPassManager &functions = pm.nest<func::FuncOp>();
-  functions.addPass(pcc::createPCCLinalgToGPU());
+  pcc::PCCLinalgToGPUOptions linalgToGPU;
+  linalgToGPU.deviceCopies = !options.hostCopies;
+  functions.addPass(pcc::createPCCLinalgToGPU(linalgToGPU));
   functions.addPass(createConvertLinalgToParallelLoopsPass());
   functions.addPass(createParallelLoopTilingPass({256}));
   // Folds the tile steps to constants: launch sizes must be static.

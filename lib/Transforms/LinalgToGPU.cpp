@@ -16,7 +16,10 @@
 //  - linalg.matmul and linalg.batch_matmul on one float type are tiled 16x16
 //    through shared memory, each thread computing one output element.
 //
-// Ops it does not match are left to the parallel-loop path.
+// Ops it does not match are left to the parallel-loop path, and so are
+// buffer copies (memref.copy), which it turns into linalg.copy so that they
+// run on the GPU too instead of touching device data from the host; copies
+// out of a global (constants, host memory) stay on the host.
 //
 //===----------------------------------------------------------------------===//
 
@@ -451,7 +454,18 @@ static void launchTiledMatmul(linalg::LinalgOp op) {
 namespace {
 struct PCCLinalgToGPUPass
     : public pcc::impl::PCCLinalgToGPUBase<PCCLinalgToGPUPass> {
+  using PCCLinalgToGPUBase::PCCLinalgToGPUBase;
+
   void runOnOperation() override {
+    getOperation()->walk([&](memref::CopyOp copy) {
+      if (!deviceCopies ||
+          copy.getSource().getDefiningOp<memref::GetGlobalOp>())
+        return;
+      OpBuilder b(copy);
+      linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),
+                             copy.getTarget());
+      copy->erase();
+    });
     SmallVector<linalg::LinalgOp> ops;
     getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
     for (linalg::LinalgOp op : ops) {

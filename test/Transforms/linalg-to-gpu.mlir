@@ -141,3 +141,20 @@ func.func @untouched(%x: memref<8x16xf32>, %s: memref<8xf32>, %y: memref<4x100xf
   linalg.matmul ins(%ah, %bh : memref<8x16xf16>, memref<16x8xf16>) outs(%c : memref<8x8xf32>)
   return
 }
+
+// -----
+
+// Copies between buffers run on the GPU; a copy out of a global (host
+// memory) stays a host copy.
+// CHECK-LABEL: func.func @copies(
+// CHECK: %[[G:.*]] = memref.get_global @c
+// CHECK: memref.copy %[[G]], %arg0
+// CHECK: linalg.copy ins(%arg0 : memref<4xf32>) outs(%arg1 : memref<4xf32>)
+// CHECK-NOT: memref.copy
+memref.global "private" constant @c : memref<4xf32> = dense<1.0>
+func.func @copies(%a: memref<4xf32>, %b: memref<4xf32>) {
+  %g = memref.get_global @c : memref<4xf32>
+  memref.copy %g, %a : memref<4xf32> to memref<4xf32>
+  memref.copy %a, %b : memref<4xf32> to memref<4xf32>
+  return
+}

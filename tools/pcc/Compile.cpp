@@ -131,7 +131,8 @@ std::optional<int64_t> pcc::driver::countDevices(ModuleOp module) {
 }
 
 LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
-                                       Backend backend, KernelFormat kernels) {
+                                       Backend backend,
+                                       const CudaOptions &cuda) {
   PassManager pm(module->getName());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
@@ -143,7 +144,8 @@ LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
   } else {
     pcc::CudaPipelineOptions options;
     options.entry = entry.str();
-    options.format = kernels == KernelFormat::PTX ? "isa" : "fatbin";
+    options.format = cuda.kernels == KernelFormat::PTX ? "isa" : "fatbin";
+    options.hostCopies = cuda.hostCopies;
     pcc::buildCudaPipeline(pm, options);
   }
   return pm.run(module);

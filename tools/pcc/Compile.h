@@ -52,11 +52,18 @@ std::optional<int64_t> countDevices(mlir::ModuleOp module);
 /// How the cuda backend's kernels are packaged.
 enum class KernelFormat { Fatbin, PTX };
 
+/// Choices of the cuda pipeline.
+struct CudaOptions {
+  KernelFormat kernels = KernelFormat::Fatbin;
+  /// Buffer copies on the host (tests on the runtime's mock driver).
+  bool hostCopies = false;
+};
+
 /// Lowers `module` in place with the backend's pipeline, to the LLVM dialect
 /// (with `gpu.binary` kernels for cuda).
 mlir::LogicalResult lowerProgram(mlir::ModuleOp module, llvm::StringRef entry,
                                  Backend backend,
-                                 KernelFormat kernels = KernelFormat::Fatbin);
+                                 const CudaOptions &cuda = {});
 
 /// A JIT-compiled program and its entry point.
 struct CompiledProgram {

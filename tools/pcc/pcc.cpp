@@ -85,6 +85,11 @@ cl::opt<bool> oversubscribe(
     cl::desc("cuda: place several devices on one GPU when the program has "
              "more devices than there are GPUs"));
 
+cl::opt<bool> cudaHostCopies(
+    "cuda-host-copies", cl::Hidden,
+    cl::desc("Testing: keep buffer copies on the host, for the runtime's mock "
+             "CUDA driver, which cannot run kernels"));
+
 cl::opt<std::string> outputPath("o", cl::cat(pccCategory),
                                 cl::desc("pcc compile: the file to write "
                                          "('-' for standard output)"),
@@ -311,7 +316,9 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
     return failure();
   timer.endCompilePhase("parse");
 
-  if (failed(lowerProgram(*program.module, entryName, backend)))
+  CudaOptions cuda;
+  cuda.hostCopies = cudaHostCopies;
+  if (failed(lowerProgram(*program.module, entryName, backend, cuda)))
     return failure();
   timer.endCompilePhase("passes");
 
@@ -395,11 +402,13 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
   }
   if (verbose)
     llvm::errs() << "pcc: backend: " << getBackendName(*backend) << "\n";
+  CudaOptions cuda;
+  cuda.kernels =
+      emitKind == EmitKind::PTX ? KernelFormat::PTX : KernelFormat::Fatbin;
+  cuda.hostCopies = cudaHostCopies;
   Program program;
   if (failed(program.parse(programPath, *backend)) ||
-      failed(lowerProgram(*program.module, entryName, *backend,
-                          emitKind == EmitKind::PTX ? KernelFormat::PTX
-                                                    : KernelFormat::Fatbin)))
+      failed(lowerProgram(*program.module, entryName, *backend, cuda)))
     return failure();
 
   if (emitKind == EmitKind::MLIR || emitKind == EmitKind::PTX) {

@@ -45,6 +45,11 @@ struct CudaPipelineOptions
       llvm::cl::desc("How kernels are embedded: fatbin (cubin for the chip "
                      "plus PTX) or isa (PTX only)"),
       llvm::cl::init("fatbin")};
+  PassOptions::Option<bool> hostCopies{
+      *this, "host-copies",
+      llvm::cl::desc("Keep buffer copies on the host (for tests on the "
+                     "runtime's mock driver, which cannot run kernels)"),
+      llvm::cl::init(false)};
 };
 
 /// The first half of the cuda backend, built so far: the program lowered as

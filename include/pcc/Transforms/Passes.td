@@ -203,7 +203,12 @@ def PCCLinalgToGPU : Pass<"pcc-linalg-to-gpu", "mlir::func::FuncOp"> {
     then combine them with `gpu.all_reduce`. `linalg.matmul` and
     `linalg.batch_matmul` on f32 or f64 become 16x16 output tiles with A and
     B staged through shared memory (workgroup attributions), 16 values of K
-    at a time, between `gpu.barrier`s.
+    at a time, between `gpu.barrier`s. Buffer copies (`memref.copy`) become
+    `linalg.copy`, so that they run as kernels rather than on the host,
+    except copies out of a `memref.get_global` (host memory).
+    `device-copies=false` leaves copies on the host (over managed memory):
+    slower, but what tests on the runtime's mock driver, which cannot run
+    kernels, need.
 
     ```mlir
     linalg.reduce ins(%x : memref<4096xf32>) outs(%s : memref<f32>) dimensions = [0]
@@ -216,8 +221,13 @@ def PCCLinalgToGPU : Pass<"pcc-linalg-to-gpu", "mlir::func::FuncOp"> {
     }
     ```
   }];
+  let options = [
+    Option<"deviceCopies", "device-copies", "bool", /*default=*/"true",
+           "Run buffer copies as GPU kernels">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::gpu::GPUDialect",
+                           "mlir::linalg::LinalgDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::scf::SCFDialect"];
 }
