@@ -8,8 +8,10 @@
 #include "pcc/Host/Host.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -210,8 +212,11 @@ std::vector<Array> EntryCall::results() const {
   return arrays;
 }
 
-/// `mkdir -p`.
-static bool createDirectories(const std::string &dir, std::string &error) {
+/// `mkdir -p`, recording in `created` the directories it made (outermost
+/// first).
+static bool createDirectories(const std::string &dir,
+                              std::vector<std::string> &created,
+                              std::string &error) {
   auto fail = [&](const char *reason) {
     error = "cannot create the directory '" + dir +
             "' for --save-results: " + reason;
@@ -220,8 +225,12 @@ static bool createDirectories(const std::string &dir, std::string &error) {
   for (size_t end = 0; end != std::string::npos;) {
     end = dir.find('/', end + 1);
     std::string prefix = dir.substr(0, end);
-    if (prefix.empty() || mkdir(prefix.c_str(), 0777) == 0)
+    if (prefix.empty())
       continue;
+    if (mkdir(prefix.c_str(), 0777) == 0) {
+      created.push_back(prefix);
+      continue;
+    }
     struct stat status;
     if (errno != EEXIST)
       return fail(std::strerror(errno));
@@ -234,12 +243,39 @@ static bool createDirectories(const std::string &dir, std::string &error) {
 bool pcc::host::saveResults(const std::string &dir,
                             const std::vector<Array> &results,
                             std::string &error) {
-  if (!createDirectories(dir, error))
+  // All or nothing: every file is written under a temporary name first and
+  // renamed once all are complete; on failure the temporary files and the
+  // directories made for them are removed again.
+  std::vector<std::string> created, temporaries, renamed;
+  auto cleanUp = [&] {
+    for (const std::string &path : temporaries)
+      std::remove(path.c_str());
+    for (const std::string &path : renamed)
+      std::remove(path.c_str());
+    for (auto it = created.rbegin(); it != created.rend(); ++it)
+      rmdir(it->c_str());
     return false;
+  };
+  if (!createDirectories(dir, created, error))
+    return cleanUp();
+  for (size_t index = 0; index < results.size(); ++index) {
+    std::string name = "result" + std::to_string(index) + ".npy";
+    temporaries.push_back(dir + "/." + name + ".partial");
+    if (!writeNpy(temporaries.back(), results[index], error)) {
+      // Name the file the user asked for.
+      size_t at = error.find(temporaries.back());
+      if (at != std::string::npos)
+        error.replace(at, temporaries.back().size(), dir + "/" + name);
+      return cleanUp();
+    }
+  }
   for (size_t index = 0; index < results.size(); ++index) {
     std::string path = dir + "/result" + std::to_string(index) + ".npy";
-    if (!writeNpy(path, results[index], error))
-      return false;
+    if (std::rename(temporaries[index].c_str(), path.c_str()) != 0) {
+      error = "cannot write '" + path + "': " + std::strerror(errno);
+      return cleanUp();
+    }
+    renamed.push_back(path);
   }
   return true;
 }

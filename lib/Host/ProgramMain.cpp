@@ -13,7 +13,10 @@
 #include "pcc/Host/Host.h"
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include <unistd.h>
+
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -98,7 +101,15 @@ void *allocateGpuVisible(size_t bytes) {
 }
 } // namespace
 
+/// Ctrl-C ends the program at once with the shell's status for it.
+extern "C" void onInterrupt(int) {
+  static const char message[] = "pcc: interrupted\n";
+  (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
+  _exit(130);
+}
+
 int main(int argc, char **argv) {
+  std::signal(SIGINT, onInterrupt);
   EntrySignature signature;
   std::string error;
   if (!decodeSignature(_pcc_program_signature, signature, error))

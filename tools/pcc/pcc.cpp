@@ -40,7 +40,10 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <unistd.h>
 
 #include <chrono>
 
@@ -510,7 +513,16 @@ static void hideUnrelatedOptions() {
   }
 }
 
+/// Ctrl-C ends pcc at once with the shell's status for it, after LLVM has
+/// removed any output file being written (pcc compile -o).
+static void onInterrupt() {
+  static const char message[] = "pcc: interrupted\n";
+  (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
+  _exit(130);
+}
+
 int main(int argc, char **argv) {
+  llvm::sys::SetInterruptFunction(onInterrupt);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   registerAsmPrinterCLOptions();

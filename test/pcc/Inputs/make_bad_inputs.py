@@ -1,0 +1,28 @@
+"""Writes the bad inputs of bad-input.test into the current directory."""
+
+import numpy as np
+
+with open("ok.mlir", "w") as f:
+    f.write("func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n"
+            "  return %a : tensor<4xf32>\n}\n")
+with open("truncated.mlir", "w") as f:
+    f.write("func.func @main( -> {")
+with open("non-utf8.mlir", "wb") as f:
+    f.write(b"\xff\xfe func.func @main() {\n  return\n}\n")
+open("empty.mlir", "w").close()
+with open("unknown-dialect.mlir", "w") as f:
+    f.write('func.func @main() {\n  "foo.bar"() : () -> ()\n  return\n}\n')
+with open("unknown-op.mlir", "w") as f:
+    f.write("func.func @main() {\n  arith.frobnicate\n  return\n}\n")
+
+np.save("good.npy", np.ones(4, np.float32))
+good = open("good.npy", "rb").read()
+open("truncated.npy", "wb").write(good[:-3])
+open("magic.npy", "wb").write(b"XNUMPY" + good[6:])
+open("version.npy", "wb").write(good[:6] + bytes([9, 0]) + good[8:])
+np.save("fortran.npy", np.asfortranarray(np.ones((2, 2), np.float32)))
+np.save("big-endian.npy", np.ones(4, ">f4"))
+np.save("object.npy", np.array([1, "a", None], dtype=object),
+        allow_pickle=True)
+np.save("shape.npy", np.ones(5, np.float32))
+np.save("dtype.npy", np.ones(4, np.float64))
