@@ -122,18 +122,25 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   buildBufferPipeline(pm, options.entry, /*cuda=*/true);
 
   // Reductions and matmuls as kernels whose threads cooperate; the other
-  // loop nests as parallel loops tiled by 256, mapped to blocks of 256
-  // threads (what remains sequential stays inside each thread).
+  // loop nests as parallel loops, collapsed to one dimension and tiled by
+  // 256, mapped to blocks of 256 threads (what remains sequential stays
+  // inside each thread).
   OpPassManager &functions = pm.nest<func::FuncOp>();
   pcc::PCCLinalgToGPUOptions linalgToGPU;
   linalgToGPU.deviceCopies = !options.hostCopies;
   functions.addPass(pcc::createPCCLinalgToGPU(linalgToGPU));
   functions.addPass(createConvertLinalgToParallelLoopsPass());
+  functions.addPass(pcc::createPCCCollapseParallelLoops());
+  // Folds the collapsed bounds to constants before tiling.
+  functions.addPass(createCanonicalizerPass());
   functions.addPass(createParallelLoopTilingPass({256}));
   // Folds the tile steps to constants: launch sizes must be static.
   functions.addPass(createCanonicalizerPass());
   functions.addPass(createGpuMapParallelLoopsPass());
   functions.addPass(createConvertParallelLoopToGpuPass());
+  // Constants and index arithmetic move into the kernels, which then fold
+  // them (the canonicalizer hoisted them out of the launches).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());

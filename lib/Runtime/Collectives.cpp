@@ -400,6 +400,37 @@ bool isValidReduction(int32_t reduction, int32_t dtype) {
   return pickReduce(reduction, dtype) != nullptr;
 }
 
+namespace {
+/// The checks that all-reduce and all-gather share.
+GroupPos checkBuffersAndLocate(const char *op, int64_t device, int64_t gridRank,
+                               const int64_t *dims, uint64_t mask,
+                               const void *in, const void *out, int64_t count) {
+  if (count < 0 || (count > 0 && (!in || !out)))
+    collectiveFatal(op, "invalid buffer");
+  return locate(op, device, gridRank, dims, mask);
+}
+} // namespace
+
+GroupPos checkAllReduce(int64_t device, int64_t gridRank, const int64_t *dims,
+                        uint64_t mask, int32_t reduction, int32_t dtype,
+                        const void *in, const void *out, int64_t count) {
+  const char *op = "pcc_all_reduce";
+  if (!isValidReduction(reduction, dtype))
+    collectiveFatal(op, "unsupported reduction or element type");
+  return checkBuffersAndLocate(op, device, gridRank, dims, mask, in, out,
+                               count);
+}
+
+GroupPos checkAllGather(int64_t device, int64_t gridRank, const int64_t *dims,
+                        uint64_t mask, int32_t dtype, const void *in,
+                        const void *out, int64_t count) {
+  const char *op = "pcc_all_gather";
+  if (elemSize(dtype) == 0)
+    collectiveFatal(op, "unsupported element type");
+  return checkBuffersAndLocate(op, device, gridRank, dims, mask, in, out,
+                               count);
+}
+
 void hostReduce(int32_t reduction, int32_t dtype, const void *const *inputs,
                 int64_t n, void *out, int64_t count) {
   std::unique_ptr<MemberBuffers[]> members(new MemberBuffers[n]);
@@ -419,13 +450,8 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
                                const int64_t *grid_dims, uint64_t axes_mask,
                                int32_t reduction, int32_t dtype, const void *in,
                                void *out, int64_t count) {
-  const char *op = "pcc_all_reduce";
-  SliceFn fn = pickReduce(reduction, dtype);
-  if (!fn)
-    collectiveFatal(op, "unsupported reduction or element type");
-  if (count < 0 || (count > 0 && (!in || !out)))
-    collectiveFatal(op, "invalid buffer");
-  GroupPos pos = locate(op, device, grid_rank, grid_dims, axes_mask);
+  GroupPos pos = checkAllReduce(device, grid_rank, grid_dims, axes_mask,
+                                reduction, dtype, in, out, count);
   // Every member has the same count, so all skip the exchange together.
   if (count == 0)
     return;
@@ -437,6 +463,7 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
       std::memmove(out, in, size_t(count * es));
     return;
   }
+  const char *op = "pcc_all_reduce";
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
   slot->members[pos.rank].in = in;
   slot->members[pos.rank].out = out;
@@ -444,7 +471,8 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
   int64_t lo, hi;
   sliceOf(count, es, pos.size, pos.rank, lo, hi);
   if (lo < hi)
-    fn(slot->members.get(), pos.size, pos.size, lo, hi);
+    pickReduce(reduction, dtype)(slot->members.get(), pos.size, pos.size, lo,
+                                 hi);
   // Nobody may return (and reuse its in/out) before every slice is written.
   meet(*slot, op, device, pos);
 }
@@ -453,18 +481,15 @@ extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
                                const int64_t *grid_dims, uint64_t axes_mask,
                                int32_t dtype, const void *in, void *out,
                                int64_t count) {
-  const char *op = "pcc_all_gather";
-  int64_t es = elemSize(dtype);
-  if (es == 0)
-    collectiveFatal(op, "unsupported element type");
-  if (count < 0 || (count > 0 && (!in || !out)))
-    collectiveFatal(op, "invalid buffer");
-  GroupPos pos = locate(op, device, grid_rank, grid_dims, axes_mask);
+  GroupPos pos = checkAllGather(device, grid_rank, grid_dims, axes_mask, dtype,
+                                in, out, count);
   if (count == 0)
     return;
-  size_t bytes = size_t(count * es);
+  const char *op = "pcc_all_gather";
+  size_t bytes = size_t(count * elemSize(dtype));
   if (pos.size == 1) {
-    std::memcpy(out, in, bytes);
+    if (in != out)
+      std::memcpy(out, in, bytes);
     return;
   }
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);

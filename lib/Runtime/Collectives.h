@@ -47,6 +47,18 @@ struct GroupPos {
 GroupPos locate(const char *op, int64_t device, int64_t gridRank,
                 const int64_t *dims, uint64_t mask);
 
+/// Checks the arguments of pcc_all_reduce (collectiveFatal on anything that
+/// generated code never passes) and returns the device's place in its group.
+/// Every platform's all-reduce starts with it.
+GroupPos checkAllReduce(int64_t device, int64_t gridRank, const int64_t *dims,
+                        uint64_t mask, int32_t reduction, int32_t dtype,
+                        const void *in, const void *out, int64_t count);
+
+/// The same for pcc_all_gather.
+GroupPos checkAllGather(int64_t device, int64_t gridRank, const int64_t *dims,
+                        uint64_t mask, int32_t dtype, const void *in,
+                        const void *out, int64_t count);
+
 /// The linear grid index of the member with group rank `rank` in the group
 /// whose rank 0 is `leader`.
 int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,

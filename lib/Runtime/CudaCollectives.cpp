@@ -108,22 +108,47 @@ void ncclCheck(ncclResult_t result, ncclComm_t comm, const char *what) {
             detail && *detail ? ")" : "");
 }
 
+/// One member's part in a collective.
+struct Call {
+  const char *op; ///< "pcc_all_reduce" or "pcc_all_gather".
+  int64_t device;
+  int64_t gridRank;
+  const int64_t *dims;
+  uint64_t mask;
+  GroupPos pos;
+  const void *in;
+  void *out;
+  size_t bytes; ///< Of `in`.
+  /// The calling thread's device, set by begin().
+  CudaDevice *self = nullptr;
+
+  Call(const char *op, int64_t device, int64_t gridRank, const int64_t *dims,
+       uint64_t mask, GroupPos pos, const void *in, void *out, size_t bytes)
+      : op(op), device(device), gridRank(gridRank), dims(dims), mask(mask),
+        pos(pos), in(in), out(out), bytes(bytes) {}
+  GroupSlot &slot() const { return *findSlot(gridRank, dims, mask, pos); }
+  void meet(GroupSlot &slot) const {
+    pcc::runtime::meet(slot, op, device, pos);
+  }
+};
+
 /// The NCCL communicators of one group, indexed by group rank.
 struct NcclGroup {
   std::vector<ncclComm_t> comms;
 };
 
-/// This member's communicator for the group of `slot`. On the group's first
-/// NCCL collective, the members meet, rank 0 creates every member's
-/// communicator at once (ncclCommInitAll, on the members' GPUs in rank
-/// order), and they meet again.
-ncclComm_t communicator(GroupSlot &slot, const GroupPos &pos, int64_t device,
-                        const char *op, CudaDevice &self) {
+/// The caller's communicator for its group. On the group's first NCCL
+/// collective, the members meet, rank 0 creates every member's communicator
+/// at once (ncclCommInitAll, on the members' GPUs in rank order), and they
+/// meet again.
+ncclComm_t communicator(const Call &call) {
+  GroupSlot &slot = call.slot();
+  const GroupPos &pos = call.pos;
   // Safe without a lock: rank 0 writes cudaState only after every member
   // has arrived at the first meeting, that is after every member's check
   // here, and the others read it again only after the second.
   if (!slot.cudaState) {
-    meet(slot, op, device, pos);
+    call.meet(slot);
     if (pos.rank == 0) {
       auto *group = new NcclGroup;
       group->comms.resize(size_t(pos.size));
@@ -137,11 +162,11 @@ ncclComm_t communicator(GroupSlot &slot, const GroupPos &pos, int64_t device,
           nccl().commInitAll(group->comms.data(), int(pos.size), gpus.data()),
           nullptr, "cannot create the NCCL communicators of a group");
       // NCCL selects each GPU in turn on this thread: restore ours.
-      cudaCheck(cudaDriver().cuCtxSetCurrent(self.context),
+      cudaCheck(cudaDriver().cuCtxSetCurrent(call.self->context),
                 "cannot make the GPU current");
       slot.cudaState = group;
     }
-    meet(slot, op, device, pos);
+    call.meet(slot);
   }
   return static_cast<NcclGroup *>(slot.cudaState)->comms[size_t(pos.rank)];
 }
@@ -202,8 +227,9 @@ void waitNccl(CudaDevice &self, ncclComm_t comm, const char *op, int32_t dtype,
   }
 }
 
-/// The device's managed scratch buffer, at least `bytes` large. Only called
-/// when the device's stream is idle.
+/// The device's managed scratch buffer, at least `bytes` large. Work queued
+/// on the device's stream never uses it: every collective that does is
+/// complete when it returns.
 char *scratch(CudaDevice &self, size_t bytes) {
   if (self.scratchBytes < bytes) {
     if (self.scratch)
@@ -216,7 +242,8 @@ char *scratch(CudaDevice &self, size_t bytes) {
 }
 
 /// The device's managed table of `entries` input pointers (read by the
-/// reduction kernel). Only called when the device's stream is idle.
+/// reduction kernel). Only called when the device's stream is idle: the
+/// host writes the table next.
 const void **inputTable(CudaDevice &self, size_t entries) {
   if (self.tableEntries < entries) {
     if (self.table)
@@ -279,11 +306,51 @@ int ncclOp(int32_t reduction) {
                                 : ncclMin;
 }
 
-CudaDevice &checkBound(const char *op, int64_t device) {
-  CudaDevice *self = boundCudaDevice();
-  if (!self || self->index != device)
-    collectiveFatal(op, "the device index is not the device of this thread");
-  return *self;
+/// A group of one: the result is the input.
+void copyLocally(CudaDevice &self, void *out, const void *in, size_t bytes) {
+  if (in != out && bytes > 0)
+    copyAsync(self, out, in, bytes);
+  cudaSyncDevice(self);
+}
+
+/// Starts `call` on the calling thread's device, which must be call.device,
+/// and does what is the same for every collective: nothing for empty
+/// buffers (the same on every member), a copy for a group of one (the
+/// result is then complete, and Local returned). Otherwise returns the way
+/// the rest goes.
+CudaCollectivePath begin(Call &call) {
+  call.self = boundCudaDevice();
+  if (!call.self || call.self->index != call.device)
+    collectiveFatal(call.op,
+                    "the device index is not the device of this thread");
+  CudaCollectivePath path =
+      call.bytes == 0 ? CudaCollectivePath::Local
+                      : chooseCollectivePath(call.gridRank, call.dims,
+                                             call.mask, cudaGpuCount());
+  if (path == CudaCollectivePath::Local)
+    copyLocally(*call.self, call.out, call.in, call.bytes);
+  return path;
+}
+
+/// pcc's own collectives (several devices on one GPU), first step: once the
+/// caller's stream has finished writing `in`, publishes the buffers in the
+/// group's slot and waits for the other members. From then on until
+/// leave(), every member may read every other member's input.
+GroupSlot &publish(const Call &call) {
+  GroupSlot &slot = call.slot();
+  cudaSyncDevice(*call.self);
+  slot.members[call.pos.rank].in = call.in;
+  slot.members[call.pos.rank].out = call.out;
+  call.meet(slot);
+  return slot;
+}
+
+/// Last step: waits until the work queued on the caller's stream (which
+/// reads the peers' inputs) is done, then for the other members to get
+/// there too. After this, every member may overwrite its input.
+void leave(const Call &call, GroupSlot &slot) {
+  cudaSyncDevice(*call.self);
+  call.meet(slot);
 }
 
 } // namespace
@@ -333,27 +400,16 @@ void pcc::runtime::cudaAllReduce(int64_t device, int64_t gridRank,
                                  const int64_t *dims, uint64_t mask,
                                  int32_t reduction, int32_t dtype,
                                  const void *in, void *out, int64_t count) {
-  const char *op = "pcc_all_reduce";
-  if (!isValidReduction(reduction, dtype))
-    collectiveFatal(op, "unsupported reduction or element type");
-  if (count < 0 || (count > 0 && (!in || !out)))
-    collectiveFatal(op, "invalid buffer");
-  GroupPos pos = locate(op, device, gridRank, dims, mask);
-  CudaDevice &self = checkBound(op, device);
-  size_t bytes = size_t(count * elemSize(dtype));
-  if (count == 0) {
-    cudaSyncDevice(self);
-    return;
-  }
-  switch (chooseCollectivePath(gridRank, dims, mask, cudaGpuCount())) {
+  Call call("pcc_all_reduce", device, gridRank, dims, mask,
+            checkAllReduce(device, gridRank, dims, mask, reduction, dtype, in,
+                           out, count),
+            in, out, size_t(count * elemSize(dtype)));
+  switch (begin(call)) {
   case CudaCollectivePath::Local:
-    if (in != out)
-      copyAsync(self, out, in, bytes);
-    cudaSyncDevice(self);
     return;
   case CudaCollectivePath::Nccl: {
-    GroupSlot &slot = *findSlot(gridRank, dims, mask, pos);
-    ncclComm_t comm = communicator(slot, pos, device, op, self);
+    CudaDevice &self = *call.self;
+    ncclComm_t comm = communicator(call);
     const Nccl &n = nccl();
     if (int type = ncclIntegerType(reduction, dtype); type >= 0) {
       ncclCheck(n.allReduce(in, out, size_t(count), type, ncclOp(reduction),
@@ -364,37 +420,31 @@ void pcc::runtime::cudaAllReduce(int64_t device, int64_t gridRank,
     }
     // Gather every input (as bytes), then reduce in rank order. The gather
     // has read `in` before the reduction (next on the stream) writes `out`.
-    char *gathered = scratch(self, size_t(pos.size) * bytes);
+    size_t bytes = call.bytes;
+    char *gathered = scratch(self, size_t(call.pos.size) * bytes);
     ncclCheck(n.allGather(in, gathered, bytes, ncclUint8, comm, self.stream),
               comm, "cannot start an NCCL all_gather");
     if (!collectiveKernelsPtx())
       waitNccl(self, comm, "all_reduce", dtype, count);
     reduceInputs(self, reduction, dtype, nullptr, gathered, (long long)bytes,
-                 pos.size, out, count);
+                 call.pos.size, out, count);
     waitNccl(self, comm, "all_reduce", dtype, count);
     return;
   }
   case CudaCollectivePath::Peer: {
-    GroupSlot &slot = *findSlot(gridRank, dims, mask, pos);
-    // Inputs are complete once every member has synchronized and met.
-    cudaSyncDevice(self);
-    slot.members[pos.rank].in = in;
-    slot.members[pos.rank].out = out;
-    meet(slot, op, device, pos);
-    const void **table = inputTable(self, size_t(pos.size));
-    for (int64_t r = 0; r < pos.size; ++r)
+    CudaDevice &self = *call.self;
+    GroupSlot &slot = publish(call);
+    const void **table = inputTable(self, size_t(call.pos.size));
+    for (int64_t r = 0; r < call.pos.size; ++r)
       table[r] = slot.members[r].in;
-    // Peers read `in` until the second meeting: an in-place result waits in
+    // Peers read `in` until everyone has left: an in-place result waits in
     // the scratch buffer until then.
-    void *result = in == out ? scratch(self, bytes) : out;
-    reduceInputs(self, reduction, dtype, table, nullptr, 0, pos.size, result,
-                 count);
-    cudaSyncDevice(self);
-    meet(slot, op, device, pos);
-    if (result != out) {
-      copyAsync(self, out, result, bytes);
-      cudaSyncDevice(self);
-    }
+    void *result = in == out ? scratch(self, call.bytes) : out;
+    reduceInputs(self, reduction, dtype, table, nullptr, 0, call.pos.size,
+                 result, count);
+    leave(call, slot);
+    if (result != out)
+      copyLocally(self, out, result, call.bytes);
     return;
   }
   }
@@ -404,45 +454,27 @@ void pcc::runtime::cudaAllGather(int64_t device, int64_t gridRank,
                                  const int64_t *dims, uint64_t mask,
                                  int32_t dtype, const void *in, void *out,
                                  int64_t count) {
-  const char *op = "pcc_all_gather";
-  int64_t es = elemSize(dtype);
-  if (es == 0)
-    collectiveFatal(op, "unsupported element type");
-  if (count < 0 || (count > 0 && (!in || !out)))
-    collectiveFatal(op, "invalid buffer");
-  GroupPos pos = locate(op, device, gridRank, dims, mask);
-  CudaDevice &self = checkBound(op, device);
-  size_t bytes = size_t(count * es);
-  if (count == 0) {
-    cudaSyncDevice(self);
-    return;
-  }
-  switch (chooseCollectivePath(gridRank, dims, mask, cudaGpuCount())) {
+  Call call("pcc_all_gather", device, gridRank, dims, mask,
+            checkAllGather(device, gridRank, dims, mask, dtype, in, out, count),
+            in, out, size_t(count * elemSize(dtype)));
+  switch (begin(call)) {
   case CudaCollectivePath::Local:
-    copyAsync(self, out, in, bytes);
-    cudaSyncDevice(self);
     return;
   case CudaCollectivePath::Nccl: {
-    GroupSlot &slot = *findSlot(gridRank, dims, mask, pos);
-    ncclComm_t comm = communicator(slot, pos, device, op, self);
-    ncclCheck(nccl().allGather(in, out, bytes, ncclUint8, comm, self.stream),
+    ncclComm_t comm = communicator(call);
+    ncclCheck(nccl().allGather(in, out, call.bytes, ncclUint8, comm,
+                               call.self->stream),
               comm, "cannot start an NCCL all_gather");
-    waitNccl(self, comm, "all_gather", dtype, count);
+    waitNccl(*call.self, comm, "all_gather", dtype, count);
     return;
   }
   case CudaCollectivePath::Peer: {
-    GroupSlot &slot = *findSlot(gridRank, dims, mask, pos);
-    cudaSyncDevice(self);
-    slot.members[pos.rank].in = in;
-    slot.members[pos.rank].out = out;
-    meet(slot, op, device, pos);
+    GroupSlot &slot = publish(call);
     // Each member pulls every input into its own output.
-    for (int64_t r = 0; r < pos.size; ++r)
-      copyAsync(self, static_cast<char *>(out) + r * bytes, slot.members[r].in,
-                bytes);
-    cudaSyncDevice(self);
-    // The peers' inputs must stay untouched until everyone has copied them.
-    meet(slot, op, device, pos);
+    for (int64_t r = 0; r < call.pos.size; ++r)
+      copyAsync(*call.self, static_cast<char *>(out) + r * call.bytes,
+                slot.members[r].in, call.bytes);
+    leave(call, slot);
     return;
   }
   }

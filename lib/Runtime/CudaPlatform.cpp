@@ -478,13 +478,19 @@ extern "C" void pcc_cuda_launch(int64_t num_devices,
                                 void (*body)(void *args, int64_t device),
                                 void *args) {
   std::vector<CudaDevice *> devices;
+  CUstream hostStream = nullptr;
   if (num_devices > 0 && !boundDevice) {
     Platform &p = platform();
     std::lock_guard<std::mutex> lock(p.mutex);
     ensureInitialized(p, num_devices);
     for (int64_t d = 0; d < num_devices; ++d)
       devices.push_back(p.devices[size_t(d)].get());
+    hostStream = p.gpus[size_t(hostGpu)].hostStream;
   }
+  // The devices' streams are not ordered after the caller's: what the caller
+  // queued (a copy into a buffer the devices read) must be done first.
+  if (hostStream)
+    synchronize(hostStream);
   LaunchArgs launch{body, args, devices.data()};
   // pcc_launch reports invalid or nested calls and exits.
   pcc_launch(num_devices, runBound, &launch);

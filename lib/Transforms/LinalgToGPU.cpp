@@ -25,6 +25,7 @@
 
 #include "pcc/Transforms/Passes.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -35,11 +36,16 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Dialect/SCF/Utils/Utils.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "llvm/ADT/TypeSwitch.h"
+
+#include <numeric>
 
 namespace pcc {
 #define GEN_PASS_DEF_PCCLINALGTOGPU
 #define GEN_PASS_DEF_PCCGPULOWERALLREDUCE
+#define GEN_PASS_DEF_PCCCOLLAPSEPARALLELLOOPS
 #include "pcc/Transforms/Passes.h.inc"
 } // namespace pcc
 
@@ -52,6 +58,8 @@ static constexpr int64_t kMinBlockReduction = 64;
 static constexpr int64_t kReductionBlock = 256;
 /// The side of a matmul tile (and of its thread block).
 static constexpr int64_t kMatmulTile = 16;
+/// The most blocks along grid y or z.
+static constexpr int64_t kMaxGridYZ = 65535;
 
 namespace {
 /// The op that folds one value into a reduction's accumulator, what
@@ -199,6 +207,20 @@ static bool isBlockReduction(linalg::LinalgOp op, int64_t &reductionSize) {
         return map.isProjectedPermutation(/*allowZeroInResults=*/false);
       }))
     return false;
+  // Each block owns one output element: the output must be indexed by
+  // exactly the parallel dimensions, each once (else blocks would race on
+  // it, or the output would move along the reduction).
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  llvm::SmallBitVector indexed(op.getNumLoops());
+  for (AffineExpr expr :
+       op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults()) {
+    unsigned dim = cast<AffineDimExpr>(expr).getPosition();
+    if (iterators[dim] != utils::IteratorType::parallel || indexed.test(dim))
+      return false;
+    indexed.set(dim);
+  }
+  if (indexed.count() != op.getNumParallelLoops())
+    return false;
   reductionSize = 1;
   int64_t parallelSize = 1;
   for (auto [size, iterator] :
@@ -326,15 +348,23 @@ static bool isTiledMatmul(linalg::LinalgOp op) {
   } else {
     return false;
   }
+  // Any strided layout (pmap slices its operands) is fine for loads.
   Type elementType;
   for (Value operand : op->getOperands()) {
     auto type = dyn_cast<MemRefType>(operand.getType());
-    if (!type || !type.hasStaticShape() || !type.getLayout().isIdentity())
+    if (!type || !type.hasStaticShape())
       return false;
     if (elementType && type.getElementType() != elementType)
       return false;
     elementType = type.getElementType();
   }
+  // Grid y (row tiles) and z (batch) are limited to 65535 blocks.
+  ArrayRef<int64_t> cShape =
+      cast<MemRefType>(op.getDpsInitOperand(0)->get().getType()).getShape();
+  int64_t rowTiles = (cShape[cShape.size() - 2] + kMatmulTile - 1) / kMatmulTile;
+  int64_t batch = cShape.size() == 3 ? cShape[0] : 1;
+  if (rowTiles > kMaxGridYZ || batch > kMaxGridYZ)
+    return false;
   return elementType.isF32() || elementType.isF64();
 }
 
@@ -486,6 +516,25 @@ struct PCCGPULowerAllReducePass
     populateGpuShufflePatterns(patterns);
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
+  }
+};
+
+struct PCCCollapseParallelLoopsPass
+    : public pcc::impl::PCCCollapseParallelLoopsBase<
+          PCCCollapseParallelLoopsPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> loops;
+    getOperation()->walk([&](scf::ParallelOp loop) {
+      if (loop.getNumLoops() > 1 &&
+          !loop->getParentOfType<scf::ParallelOp>())
+        loops.push_back(loop);
+    });
+    IRRewriter rewriter(&getContext());
+    for (scf::ParallelOp loop : loops) {
+      std::vector<unsigned> all(loop.getNumLoops());
+      std::iota(all.begin(), all.end(), 0u);
+      collapseParallelLoops(rewriter, loop, {all});
+    }
   }
 };
 } // namespace

@@ -158,3 +158,34 @@ func.func @copies(%a: memref<4xf32>, %b: memref<4xf32>) {
   memref.copy %a, %b : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// The output must be indexed by exactly the parallel dimensions: here a
+// parallel dimension is missing from it (blocks would race on the one
+// element), so the op is left to the parallel-loop path.
+// CHECK-LABEL: func.func @output_misses_parallel_dim(
+// CHECK-NOT: gpu.launch
+// CHECK: linalg.generic
+func.func @output_misses_parallel_dim(%x: memref<4x100xf32>, %s: memref<f32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>],
+                  iterator_types = ["parallel", "reduction"]}
+      ins(%x : memref<4x100xf32>) outs(%s : memref<f32>) {
+    ^bb0(%in: f32, %acc: f32):
+      %m = arith.addf %acc, %in : f32
+      linalg.yield %m : f32
+  }
+  return
+}
+
+// -----
+
+// pmap slices operands: strided layouts with offsets are tiled too.
+// CHECK-LABEL: func.func @strided_matmul(
+// CHECK: gpu.launch {{.*}} workgroup(
+// CHECK-NOT: linalg.matmul
+func.func @strided_matmul(%a: memref<4x8x3xf32>, %b: memref<3x2xf32>, %c: memref<8x2xf32>, %i: index) {
+  %s = memref.subview %a[%i, 0, 0] [1, 8, 3] [1, 1, 1] : memref<4x8x3xf32> to memref<8x3xf32, strided<[3, 1], offset: ?>>
+  linalg.matmul ins(%s, %b : memref<8x3xf32, strided<[3, 1], offset: ?>>, memref<3x2xf32>) outs(%c : memref<8x2xf32>)
+  return
+}

@@ -6,7 +6,7 @@
 // grid, and 16-bit floats are decoded with ldexp and rounded by searching the
 // table of all finite values, so a bug in the runtime's bit tricks cannot
 // hide in a shared helper. Shared by the host collectives' tests and the
-// cuda platform's GPU tests, with the random inputs they both use.
+// cuda platform's GPU tests, with the cases and random inputs they both use.
 //
 //===----------------------------------------------------------------------===//
 
@@ -278,6 +278,35 @@ struct Case {
     return os.str();
   }
 };
+
+/// The cases that check every collective on grid `dims` / `mask`: for each
+/// count, every op on every type, reductions also in place, and the i1
+/// all-gather; seeded 1, 2, ... in that order.
+inline std::vector<Case> allOpsAndTypes(const std::vector<int64_t> &dims,
+                                        uint64_t mask,
+                                        const std::vector<int64_t> &counts) {
+  std::vector<Case> cases;
+  auto add = [&](int32_t op, int32_t dtype, int64_t count, bool inPlace) {
+    Case c;
+    c.dims = dims;
+    c.mask = mask;
+    c.dtype = dtype;
+    c.op = op;
+    c.count = count;
+    c.inPlace = inPlace;
+    c.seed = cases.size() + 1;
+    cases.push_back(c);
+  };
+  for (int64_t count : counts) {
+    for (int32_t op : kAllOps)
+      for (int32_t dtype : kAllTypes)
+        for (bool inPlace : {false, true})
+          if (!inPlace || op != kGather)
+            add(op, dtype, count, inPlace);
+    add(kGather, PCC_I1, count, false);
+  }
+  return cases;
+}
 
 /// Group of every device, by brute force: the devices whose coordinates
 /// agree on every axis outside the mask, in increasing linear index (which

@@ -58,33 +58,8 @@ Outcome runCase(const Case &c) { return runCase(c, randomInputs(c)); }
 /// Runs every op on every type (and i1 gathers) over grid `dims` / `mask`.
 void checkAllOpsAndTypes(const std::vector<int64_t> &dims, uint64_t mask,
                          const std::vector<int64_t> &counts) {
-  uint64_t seed = 0;
-  for (int64_t count : counts)
-    for (int32_t op : kAllOps)
-      for (int32_t dtype : kAllTypes)
-        for (bool inPlace : {false, true}) {
-          if (inPlace && op == kGather)
-            continue;
-          Case c;
-          c.dims = dims;
-          c.mask = mask;
-          c.dtype = dtype;
-          c.op = op;
-          c.count = count;
-          c.inPlace = inPlace;
-          c.seed = ++seed;
-          EXPECT_TRUE(checkRun(c, runCase(c)));
-        }
-  for (int64_t count : counts) {
-    Case c;
-    c.dims = dims;
-    c.mask = mask;
-    c.dtype = PCC_I1;
-    c.op = kGather;
-    c.count = count;
-    c.seed = ++seed;
+  for (const Case &c : allOpsAndTypes(dims, mask, counts))
     EXPECT_TRUE(checkRun(c, runCase(c)));
-  }
 }
 
 //===----------------------------------------------------------------------===//

@@ -158,7 +158,8 @@ int32_t pcc_cuda_init(int64_t num_devices, int32_t oversubscribe, char *message,
                       size_t size);
 
 /// What generated code calls for a pmap on the cuda platform: pcc_launch,
-/// but each device thread first binds itself to logical device d, and
+/// but each device thread first binds itself to logical device d, its
+/// stream waits for the work the caller queued on the host stream, and it
 /// synchronizes d's stream after body(args, d) returns. Initializes the
 /// platform for num_devices (as pcc_cuda_init, with the last oversubscribe
 /// setting) if needed.

@@ -246,4 +246,19 @@ def PCCGPULowerAllReduce : Pass<"pcc-gpu-lower-all-reduce",
                            "mlir::memref::MemRefDialect"];
 }
 
+def PCCCollapseParallelLoops : Pass<"pcc-collapse-parallel-loops",
+                                     "mlir::func::FuncOp"> {
+  let summary = "Collapse each outermost scf.parallel nest into one dimension";
+  let description = [{
+    For the cuda backend, before parallel loops are tiled and mapped to GPU
+    blocks and threads: a nest `(i, j, k)` becomes one loop over `i*J*K +
+    j*K + k`, so that tiling by 256 gives blocks of 256 threads whose
+    neighbours touch neighbouring (row-major) elements, and the grid uses
+    only its x dimension (2^31 - 1 blocks; y and z allow only 65535).
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 #endif // PCC_TRANSFORMS_PASSES_TD
