@@ -119,6 +119,54 @@ bool pcc::host::loadArguments(const EntrySignature &signature,
   return true;
 }
 
+bool pcc::host::parseByteSize(const std::string &text, int64_t &bytes) {
+  size_t end = 0;
+  while (end < text.size() && text[end] >= '0' && text[end] <= '9')
+    ++end;
+  if (end == 0 || end > 18)
+    return false;
+  uint64_t value = std::stoull(text.substr(0, end));
+  std::string suffix = text.substr(end);
+  int shift = 0;
+  if (!suffix.empty()) {
+    const std::string units = "KMGT";
+    size_t unit = units.find(suffix[0]);
+    if (unit == std::string::npos)
+      return false;
+    shift = 10 * int(unit + 1);
+    std::string rest = suffix.substr(1);
+    if (!rest.empty() && rest != "B" && rest != "iB")
+      return false;
+  }
+  if (value > (uint64_t(INT64_MAX) >> shift))
+    return false;
+  bytes = int64_t(value << shift);
+  return true;
+}
+
+bool pcc::host::checkMemoryLimit(const EntrySignature &signature,
+                                 int64_t limit, std::string &error) {
+  uint64_t total = 0;
+  bool overflow = false;
+  auto add = [&](const std::vector<BoundaryType> &types) {
+    for (const BoundaryType &type : types) {
+      uint64_t bytes = dtypeSize(type.dtype);
+      for (int64_t dim : type.shape)
+        overflow |= __builtin_mul_overflow(bytes, uint64_t(dim), &bytes);
+      overflow |= __builtin_add_overflow(total, bytes, &total);
+    }
+  };
+  add(signature.arguments);
+  add(signature.results);
+  if (!overflow && total <= uint64_t(limit))
+    return true;
+  error = "the arguments and results of @" + signature.name + " alone need " +
+          (overflow ? std::string("more than 2^64") : std::to_string(total)) +
+          " bytes, more than the memory limit of " + std::to_string(limit) +
+          " bytes (--memory-limit)";
+  return false;
+}
+
 static void *allocateHost(size_t bytes) {
   // aligned_alloc wants a multiple of the alignment, and never 0 bytes
   // here: even an empty tensor gets a real pointer.

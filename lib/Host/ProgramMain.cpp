@@ -39,6 +39,7 @@ struct Options {
   bool timeRuns = false;
   bool verbose = false;
   bool oversubscribe = false;
+  int64_t memoryLimit = 0;
 };
 
 int fail(const std::string &message) {
@@ -49,7 +50,7 @@ int fail(const std::string &message) {
 
 void printUsage(const char *program) {
   std::printf("usage: %s [ARG.npy ...] [--save-results=DIR] [--repeat=N] "
-              "[--verbose] [--oversubscribe]\n\n"
+              "[--verbose] [--oversubscribe] [--memory-limit=SIZE]\n\n"
               "Runs the pcc program compiled into this file (entry and "
               "backend below)\nand prints its results as NumPy prints "
               "them.\n",
@@ -77,6 +78,14 @@ bool parseOptions(int argc, char **argv, Options &options,
         return false;
       }
       options.timeRuns = true;
+    } else if (arg.rfind("--memory-limit=", 0) == 0) {
+      std::string value = arg.substr(std::strlen("--memory-limit="));
+      if (!parseByteSize(value, options.memoryLimit) ||
+          options.memoryLimit == 0) {
+        error = "--memory-limit takes a size such as 512M or 2G, got '" +
+                value + "'";
+        return false;
+      }
     } else if (arg == "--verbose") {
       options.verbose = true;
     } else if (arg == "--oversubscribe") {
@@ -143,8 +152,11 @@ int main(int argc, char **argv) {
                  _pcc_program_backend,
                  static_cast<long long>(_pcc_program_devices));
 
+  if (options.memoryLimit)
+    pcc_set_memory_limit(options.memoryLimit);
   std::vector<pcc::arrayio::Array> arguments;
-  if (!loadArguments(signature, options.arguments, arguments, error))
+  if (!loadArguments(signature, options.arguments, arguments, error) ||
+      !checkMemoryLimit(signature, pcc_memory_limit(), error))
     return fail(error);
   std::unique_ptr<EntryCall> call =
       EntryCall::create(signature, arguments, allocator, error);

@@ -98,6 +98,13 @@ static void buildHostToLLVMPipeline(OpPassManager &pm, bool cuda) {
   // intrinsic); pcc-verify-closed allows exactly those functions.
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  // Buffers come from the runtime's allocator, which enforces the memory
+  // limit (cuda: managed memory, converted before gpu-to-llvm).
+  if (!cuda) {
+    FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+    memrefOptions.useGenericFunctions = true;
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  }
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertToLLVMPass());

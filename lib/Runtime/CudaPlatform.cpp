@@ -509,24 +509,19 @@ extern "C" void pcc_cuda_free(void *ptr) {
             "cannot free GPU memory at %p", ptr);
 }
 
-extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t size) {
-  if (size > uint64_t(INT64_MAX))
-    cudaFatal("cannot allocate %llu bytes of GPU memory",
-              (unsigned long long)size);
-  return pcc_cuda_alloc(int64_t(size));
-}
+bool pcc::runtime::cudaPlatformActive() { return platform().driver.load() != nullptr; }
 
-extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
-                                                    uint64_t size) {
+void *pcc::runtime::cudaGenericAlloc(uint64_t alignment, uint64_t size) {
   // Managed allocations are aligned to at least 256 bytes.
   if (alignment == 0 || (alignment & (alignment - 1)) || alignment > 256)
     cudaFatal("a buffer alignment of %llu bytes is not supported on GPUs "
               "(at most 256)",
               (unsigned long long)alignment);
-  return _mlir_memref_to_llvm_alloc(size);
+  if (size > uint64_t(INT64_MAX))
+    cudaFatal("cannot allocate %llu bytes of GPU memory",
+              (unsigned long long)size);
+  return pcc_cuda_alloc(int64_t(size));
 }
-
-extern "C" void _mlir_memref_to_llvm_free(void *ptr) { pcc_cuda_free(ptr); }
 
 //===----------------------------------------------------------------------===//
 // MLIR's GPU runtime ABI
@@ -676,7 +671,7 @@ extern "C" void mgpuEventRecord(void *event, void *stream) {
 
 extern "C" void *mgpuMemAlloc(uint64_t size, void * /*stream*/,
                               int8_t /*is_host_shared*/) {
-  return _mlir_memref_to_llvm_alloc(size);
+  return cudaGenericAlloc(1, size);
 }
 
 extern "C" void mgpuMemFree(void *ptr, void *stream) {

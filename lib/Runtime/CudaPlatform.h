@@ -103,6 +103,14 @@ void cudaCheck(cuda::CUresult result, const char *format, ...)
 /// failure.
 void *cudaAllocManaged(int64_t bytes);
 
+/// Whether the cuda platform is in use (pcc_cuda_init or a launch ran):
+/// generic allocations (Memory.cpp) then come from managed memory.
+bool cudaPlatformActive();
+
+/// A generic allocation on the cuda platform: managed memory, with an
+/// alignment of at most 256 bytes.
+void *cudaGenericAlloc(uint64_t alignment, uint64_t size);
+
 /// Synchronizes the device's stream; a failure (of a kernel launched on it)
 /// ends the process.
 void cudaSyncDevice(CudaDevice &device);

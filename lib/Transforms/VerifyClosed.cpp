@@ -37,12 +37,10 @@ static constexpr llvm::StringLiteral kMathFunctions[] = {
     "sin",   "sinh",  "roundeven", "sqrt",  "tan",   "tanh",  "trunc"};
 
 /// Whether the lowered program may call the external function `name`: the
-/// allocator (the C library's, or the runtime's for the cuda backend), the
-/// entry points of pcc_runtime.h that the lowering emits, and a fixed list
-/// of math functions.
+/// entry points of pcc_runtime.h that the lowering emits (the allocator among
+/// them) and a fixed list of math functions.
 static bool isAllowedExternal(StringRef name) {
-  if (name == "malloc" || name == "free" || name == "aligned_alloc" ||
-      name == "_mlir_memref_to_llvm_alloc" ||
+  if (name == "_mlir_memref_to_llvm_alloc" ||
       name == "_mlir_memref_to_llvm_aligned_alloc" ||
       name == "_mlir_memref_to_llvm_free" || name == "pcc_launch" ||
       name == "pcc_cuda_launch" || name.starts_with("_mlir_ciface_pcc_mlir_"))
@@ -56,9 +54,13 @@ static bool isAllowedExternal(StringRef name) {
 static constexpr llvm::StringLiteral kReservedPrefixes[] = {"pcc_", "_pcc_",
                                                             "_mlir_"};
 
-/// Whether a value of `type` fits in memory at all: its size in bytes must
-/// not overflow 63 bits (a huge static shape would otherwise wrap around in
-/// the allocation size and write out of bounds).
+/// The largest value pcc accepts: 2^48 bytes (256 TiB), more than any
+/// machine's memory, and far from where sizes in bytes overflow.
+static constexpr int64_t kMaxValueBytes = int64_t(1) << 48;
+
+/// Whether a value of `type` could fit in memory at all: a huge static shape
+/// would otherwise reach the allocator, or wrap around in the allocation
+/// size and write out of bounds.
 static bool hasRepresentableSize(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())
@@ -66,7 +68,7 @@ static bool hasRepresentableSize(Type type) {
   int64_t bytes =
       std::max<int64_t>(1, (shaped.getElementTypeBitWidth() + 7) / 8);
   for (int64_t size : shaped.getShape())
-    if (llvm::MulOverflow(bytes, size, bytes))
+    if (llvm::MulOverflow(bytes, size, bytes) || bytes > kMaxValueBytes)
       return false;
   return true;
 }
@@ -76,8 +78,8 @@ static LogicalResult verifyInput(Operation *op) {
     if (hasRepresentableSize(type))
       return success();
     return op->emitError() << "the type " << type
-                           << " is larger than any memory (its size in bytes "
-                              "does not fit in 63 bits)";
+                           << " is larger than any memory (more than 2^48 "
+                              "bytes)";
   };
   for (Type type : op->getResultTypes())
     if (failed(checkType(type)))
@@ -136,8 +138,8 @@ static LogicalResult verifyLowered(Operation *op) {
     return op->emitError() << "the lowered program calls the external "
                               "function @"
                            << function.getSymName()
-                           << ", which is neither the pcc runtime nor the "
-                              "allocator";
+                           << ", which is neither the pcc runtime nor an "
+                              "allowed math function";
   if (isa<LLVM::InlineAsmOp>(op))
     return op->emitError() << "the lowered program contains inline assembly";
   // A global without an initializer is storage of the program's own (GPU

@@ -1,12 +1,9 @@
-// After lowering, the only external functions are the runtime's and the
-// allocator's.
+// After lowering, the only external functions are the runtime's (its
+// allocator among them) and a fixed list of libm functions.
 // RUN: pcc-opt %s -split-input-file -verify-diagnostics --pcc-verify-closed="lowered=true"
 
-llvm.func @malloc(i64) -> !llvm.ptr
-llvm.func @free(!llvm.ptr)
 llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr)
 llvm.func @_mlir_ciface_pcc_mlir_all_reduce_f32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr)
-// The cuda backend's launch and allocator.
 llvm.func @pcc_cuda_launch(i64, !llvm.ptr, !llvm.ptr)
 llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
 llvm.func @_mlir_memref_to_llvm_aligned_alloc(i64, i64) -> !llvm.ptr
@@ -16,7 +13,7 @@ llvm.mlir.global internal @__wg_kernel_0() {addr_space = 3 : i32} : !llvm.array<
 
 // -----
 
-// expected-error @+1 {{the lowered program calls the external function @system, which is neither the pcc runtime nor the allocator}}
+// expected-error @+1 {{the lowered program calls the external function @system, which is neither the pcc runtime nor an allowed math function}}
 llvm.func @system(!llvm.ptr) -> i32
 
 // -----
@@ -36,3 +33,10 @@ llvm.mlir.global external @environ() : !llvm.ptr
 
 // expected-error @+1 {{the lowered program refers to the external global @weak}}
 llvm.mlir.global extern_weak @weak() : !llvm.ptr
+
+// -----
+
+// Not even the C library's allocator: buffers come from the runtime, which
+// enforces the memory limit.
+// expected-error @+1 {{the lowered program calls the external function @malloc, which is neither the pcc runtime nor an allowed math function}}
+llvm.func @malloc(i64) -> !llvm.ptr

@@ -46,7 +46,7 @@ func.func private @device(%device: i64) attributes {spmd.grid_axes = ["i"], spmd
 
 // -----
 
-// expected-error @+1 {{the type 'tensor<100000000x100000000x100000000xf32>' is larger than any memory (its size in bytes does not fit in 63 bits)}}
+// expected-error @+1 {{the type 'tensor<100000000x100000000x100000000xf32>' is larger than any memory (more than 2^48 bytes)}}
 func.func @huge(%a: tensor<100000000x100000000x100000000xf32>) {
   return
 }

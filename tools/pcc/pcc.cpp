@@ -118,6 +118,12 @@ cl::opt<unsigned>
 cl::opt<bool> verbose("verbose", cl::cat(pccCategory),
                       cl::desc("Print the backend, devices and phase times"));
 
+cl::opt<std::string> memoryLimit(
+    "memory-limit", cl::cat(pccCategory),
+    cl::desc("The most memory the program's buffers may hold (default: the "
+             "machine's physical memory), e.g. 512M, 2G"),
+    cl::value_desc("SIZE"));
+
 cl::opt<std::string>
     saveResultsDir("save-results", cl::cat(pccCategory),
                    cl::desc("Also write the results as DIR/result<i>.npy"),
@@ -347,6 +353,11 @@ static LogicalResult execute(CompiledEntry &compiled, Backend backend,
   if (backend == Backend::Cuda)
     allocator = {allocateGpuVisible, pcc_cuda_free};
   std::string error;
+  if (!pcc::host::checkMemoryLimit(compiled.signature, pcc_memory_limit(),
+                                   error)) {
+    reportError(error);
+    return failure();
+  }
   auto call = pcc::host::EntryCall::create(
       compiled.signature, compiled.arguments, allocator, error);
   if (!call) {
@@ -494,6 +505,15 @@ static LogicalResult runCommand() {
   if (repeatCount == 0) {
     reportError("--repeat must be at least 1");
     return failure();
+  }
+  if (!memoryLimit.empty()) {
+    int64_t bytes = 0;
+    if (!pcc::host::parseByteSize(memoryLimit, bytes) || bytes == 0) {
+      reportError("--memory-limit takes a size such as 512M or 2G, got '" +
+                  memoryLimit + "'");
+      return failure();
+    }
+    pcc_set_memory_limit(bytes);
   }
   return runProgram(positionals[1],
                     llvm::ArrayRef<std::string>(positionals).drop_front(2));

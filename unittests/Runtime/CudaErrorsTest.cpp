@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CudaPlatform.h"
+
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include <gtest/gtest.h>
@@ -20,7 +22,7 @@ bool gpuPresent() {
 
 TEST(CudaErrorsDeathTest, AlignmentAbove256IsRefused) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(_mlir_memref_to_llvm_aligned_alloc(512, 8),
+  EXPECT_EXIT(pcc::runtime::cudaGenericAlloc(512, 8),
               testing::ExitedWithCode(1),
               "pcc: error: a buffer alignment of 512 bytes is not supported");
 }

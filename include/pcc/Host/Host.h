@@ -57,6 +57,15 @@ bool loadArguments(const EntrySignature &signature,
                    const std::vector<std::string> &files,
                    std::vector<arrayio::Array> &arrays, std::string &error);
 
+/// Parses a size in bytes: a whole number with an optional binary suffix
+/// (`K`, `M`, `G`, `T`, optionally followed by `iB` or `B`): `512M`, `2GiB`.
+bool parseByteSize(const std::string &text, int64_t &bytes);
+
+/// Checks that the entry's arguments and results fit in `limit` bytes,
+/// before anything is allocated.
+bool checkMemoryLimit(const EntrySignature &signature, int64_t limit,
+                      std::string &error);
+
 /// Where the buffers crossing the boundary live: host memory for the cpu
 /// backend, memory that GPUs can also reach for the cuda backend.
 struct BufferAllocator {

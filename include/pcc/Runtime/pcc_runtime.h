@@ -176,9 +176,10 @@ void *pcc_cuda_alloc(int64_t bytes);
 void pcc_cuda_free(void *ptr);
 
 /// MLIR's generic allocation functions, which memref.alloc / memref.dealloc
-/// call in the cuda pipeline (memref-to-llvm use-generic-functions): all go
-/// to pcc_cuda_alloc / pcc_cuda_free. An alignment above 256 bytes is an
-/// error.
+/// call in both pipelines (memref-to-llvm use-generic-functions). Once the
+/// cuda platform is in use they go to pcc_cuda_alloc / pcc_cuda_free (an
+/// alignment above 256 bytes is an error); otherwise they hand out host
+/// memory counted against the memory limit (pcc_set_memory_limit).
 void *_mlir_memref_to_llvm_alloc(uint64_t size);
 void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size);
 void _mlir_memref_to_llvm_free(void *ptr);
@@ -241,6 +242,18 @@ void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                int64_t element_size);
 void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                  int64_t element_size);
+
+/// The most bytes a program's host buffers may hold at once (0: the
+/// machine's physical memory, the default). Generated code allocates
+/// buffers through MLIR's generic functions (_mlir_memref_to_llvm_alloc,
+/// _mlir_memref_to_llvm_aligned_alloc, _mlir_memref_to_llvm_free), which
+/// the runtime implements: managed memory on the cuda platform; on the host,
+/// a buffer that would exceed the limit, or that the machine cannot
+/// provide, ends the process with status 1 and a message giving the size.
+void pcc_set_memory_limit(int64_t bytes);
+
+/// The limit in effect, in bytes.
+int64_t pcc_memory_limit(void);
 
 /// Number of device threads currently alive (for tests).
 int64_t pcc_runtime_num_threads(void);

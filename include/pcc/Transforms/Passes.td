@@ -143,11 +143,10 @@ def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
     (so no `llvm.call`, `llvm.inline_asm` or `llvm.mlir.addressof`) and
     functions declared without a body (`func.func private @system(...)`),
     each with an error naming the op or the symbol, and types whose size in
-    bytes does not fit in 63 bits. With `lowered`, it checks
+    bytes exceeds 2^48 (256 TiB). With `lowered`, it checks
     the LLVM dialect module that goes to the JIT: the only external functions
-    are the pcc runtime's entry points, `malloc`/`free` (for the cuda
-    backend, the runtime's `_mlir_memref_to_llvm_*` allocator) and a fixed list of
-    libm functions (`erff`, `tan`, ...), and there is no inline assembly and
+    are the pcc runtime's entry points (its `_mlir_memref_to_llvm_*`
+    allocator among them) and a fixed list of libm functions (`erff`, `tan`, ...), and there is no inline assembly and
     no external global. The cpu pipeline runs it first
     and last.
   }];

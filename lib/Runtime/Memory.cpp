@@ -1,0 +1,118 @@
+//===- Memory.cpp - the buffers of generated code --------------------------===//
+//
+// Both pipelines make memref.alloc/dealloc call MLIR's generic allocation
+// functions, which pcc implements here: on the cuda platform they hand out
+// managed memory (CudaPlatform.cpp); on the host they count what the program
+// holds against a limit (pcc_set_memory_limit: --memory-limit, by default
+// the machine's physical memory), so that a program asking for more ends
+// with an error naming the size instead of being killed by the OOM killer,
+// and a failed allocation is an error with the size asked for.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CudaPlatform.h"
+
+#include "pcc/Runtime/pcc_runtime.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+using namespace pcc::runtime;
+
+namespace {
+/// Bytes the program's host buffers hold, and the most they may.
+std::atomic<uint64_t> bytesInUse{0};
+std::atomic<uint64_t> memoryLimit{0};
+
+/// Every host buffer starts this far into its block; the header before it
+/// records the block and the size counted.
+constexpr uint64_t kHeader = 64;
+struct Header {
+  void *block;
+  uint64_t size;
+};
+
+uint64_t physicalMemory() {
+  long pages = sysconf(_SC_PHYS_PAGES), pageSize = sysconf(_SC_PAGE_SIZE);
+  return pages > 0 && pageSize > 0 ? uint64_t(pages) * uint64_t(pageSize) : 0;
+}
+
+uint64_t limit() {
+  uint64_t value = memoryLimit.load(std::memory_order_relaxed);
+  return value ? value : physicalMemory();
+}
+
+[[noreturn]] void outOfMemory(const char *format, unsigned long long a,
+                              unsigned long long b, unsigned long long c) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "pcc: error: ");
+  std::fprintf(stderr, format, a, b, c);
+  std::fprintf(stderr, "\n");
+  std::fflush(stderr);
+  _Exit(1);
+}
+
+void *hostAlloc(uint64_t alignment, uint64_t size) {
+  if (alignment < alignof(Header) || (alignment & (alignment - 1)))
+    alignment = alignof(Header);
+  uint64_t offset = alignment > kHeader ? alignment : kHeader;
+  uint64_t held = bytesInUse.fetch_add(size) + size;
+  uint64_t max = limit();
+  if (size > max || held > max) {
+    bytesInUse.fetch_sub(size);
+    outOfMemory("the program asked for a buffer of %llu bytes while holding "
+                "%llu, more than the memory limit of %llu bytes allows "
+                "(--memory-limit)",
+                size, held - size, max);
+  }
+  void *block = nullptr;
+  if (size + offset < size ||
+      posix_memalign(&block, offset, size + offset) != 0 || !block) {
+    bytesInUse.fetch_sub(size);
+    outOfMemory("cannot allocate a buffer of %llu bytes (holding %llu, "
+                "limit %llu): the machine is out of memory",
+                size, held - size, max);
+  }
+  char *data = static_cast<char *>(block) + offset;
+  Header header{block, size};
+  std::memcpy(data - sizeof(Header), &header, sizeof(Header));
+  return data;
+}
+} // namespace
+
+extern "C" void pcc_set_memory_limit(int64_t bytes) {
+  memoryLimit.store(bytes > 0 ? uint64_t(bytes) : 0);
+}
+
+extern "C" int64_t pcc_memory_limit(void) { return int64_t(limit()); }
+
+extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t size) {
+  if (cudaPlatformActive())
+    return cudaGenericAlloc(1, size);
+  return hostAlloc(alignof(Header), size);
+}
+
+extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
+                                                    uint64_t size) {
+  if (cudaPlatformActive())
+    return cudaGenericAlloc(alignment, size);
+  return hostAlloc(alignment, size);
+}
+
+extern "C" void _mlir_memref_to_llvm_free(void *ptr) {
+  if (!ptr)
+    return;
+  if (cudaPlatformActive()) {
+    pcc_cuda_free(ptr);
+    return;
+  }
+  Header header;
+  std::memcpy(&header, static_cast<char *>(ptr) - sizeof(Header),
+              sizeof(Header));
+  bytesInUse.fetch_sub(header.size);
+  std::free(header.block);
+}
