@@ -43,7 +43,9 @@ uint64_t physicalMemory() {
 
 uint64_t limit() {
   uint64_t value = memoryLimit.load(std::memory_order_relaxed);
-  return value ? value : physicalMemory();
+  // sysconf reads the kernel's counters: once is enough.
+  static const uint64_t machine = physicalMemory();
+  return value ? value : machine;
 }
 
 [[noreturn]] void outOfMemory(const char *format, unsigned long long a,
