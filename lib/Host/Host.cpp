@@ -7,6 +7,8 @@
 
 #include "pcc/Host/Host.h"
 
+#include "pcc/Runtime/pcc_runtime.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -119,7 +121,22 @@ bool pcc::host::loadArguments(const EntrySignature &signature,
   return true;
 }
 
-bool pcc::host::parseByteSize(const std::string &text, int64_t &bytes) {
+/// The size in bytes of a value of `type`, or false if it overflows.
+static bool getSizeInBytes(const BoundaryType &type, size_t &bytes) {
+  uint64_t size = dtypeSize(type.dtype);
+  for (int64_t dim : type.shape)
+    if (dim < 0 || __builtin_mul_overflow(size, static_cast<uint64_t>(dim),
+                                          &size))
+      return false;
+  // Leave room for the allocators' rounding.
+  if (size > (uint64_t(1) << 62))
+    return false;
+  bytes = size;
+  return true;
+}
+
+/// A whole number with an optional binary suffix (parseMemoryLimit).
+static bool parseByteSize(const std::string &text, int64_t &bytes) {
   size_t end = 0;
   while (end < text.size() && text[end] >= '0' && text[end] <= '9')
     ++end;
@@ -144,24 +161,28 @@ bool pcc::host::parseByteSize(const std::string &text, int64_t &bytes) {
   return true;
 }
 
+bool pcc::host::parseMemoryLimit(const std::string &text, int64_t &bytes,
+                                 std::string &error) {
+  if (parseByteSize(text, bytes) && bytes > 0)
+    return true;
+  error = "--memory-limit takes a size such as 512M or 2G, got '" + text + "'";
+  return false;
+}
+
 bool pcc::host::checkMemoryLimit(const EntrySignature &signature,
                                  int64_t limit, std::string &error) {
   uint64_t total = 0;
   bool overflow = false;
-  auto add = [&](const std::vector<BoundaryType> &types) {
-    for (const BoundaryType &type : types) {
-      uint64_t bytes = dtypeSize(type.dtype);
-      for (int64_t dim : type.shape)
-        overflow |= __builtin_mul_overflow(bytes, uint64_t(dim), &bytes);
-      overflow |= __builtin_add_overflow(total, bytes, &total);
+  for (const auto *types : {&signature.arguments, &signature.results})
+    for (const BoundaryType &type : *types) {
+      size_t bytes = 0;
+      overflow |= !getSizeInBytes(type, bytes) ||
+                  __builtin_add_overflow(total, bytes, &total);
     }
-  };
-  add(signature.arguments);
-  add(signature.results);
   if (!overflow && total <= uint64_t(limit))
     return true;
   error = "the arguments and results of @" + signature.name + " alone need " +
-          (overflow ? std::string("more than 2^64") : std::to_string(total)) +
+          (overflow ? std::string("more than 2^62") : std::to_string(total)) +
           " bytes, more than the memory limit of " + std::to_string(limit) +
           " bytes (--memory-limit)";
   return false;
@@ -178,18 +199,12 @@ BufferAllocator pcc::host::hostAllocator() {
   return {allocateHost, std::free};
 }
 
-/// The size in bytes of a value of `type`, or false if it overflows.
-static bool getSizeInBytes(const BoundaryType &type, size_t &bytes) {
-  uint64_t size = dtypeSize(type.dtype);
-  for (int64_t dim : type.shape)
-    if (dim < 0 || __builtin_mul_overflow(size, static_cast<uint64_t>(dim),
-                                          &size))
-      return false;
-  // Leave room for the allocators' rounding.
-  if (size > (uint64_t(1) << 62))
-    return false;
-  bytes = size;
-  return true;
+static void *allocateGpuVisible(size_t bytes) {
+  return pcc_cuda_alloc(static_cast<int64_t>(bytes));
+}
+
+BufferAllocator pcc::host::gpuAllocator() {
+  return {allocateGpuVisible, pcc_cuda_free};
 }
 
 bool EntryCall::addBuffer(const BoundaryType &type, const std::string &what,

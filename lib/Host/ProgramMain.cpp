@@ -80,12 +80,8 @@ bool parseOptions(int argc, char **argv, Options &options,
       options.timeRuns = true;
     } else if (arg.rfind("--memory-limit=", 0) == 0) {
       std::string value = arg.substr(std::strlen("--memory-limit="));
-      if (!parseByteSize(value, options.memoryLimit) ||
-          options.memoryLimit == 0) {
-        error = "--memory-limit takes a size such as 512M or 2G, got '" +
-                value + "'";
+      if (!parseMemoryLimit(value, options.memoryLimit, error))
         return false;
-      }
     } else if (arg == "--verbose") {
       options.verbose = true;
     } else if (arg == "--oversubscribe") {
@@ -105,9 +101,6 @@ double secondsSince(std::chrono::steady_clock::time_point &last) {
   return seconds;
 }
 
-void *allocateGpuVisible(size_t bytes) {
-  return pcc_cuda_alloc(static_cast<int64_t>(bytes));
-}
 } // namespace
 
 /// Ctrl-C ends the program at once with the shell's status for it.
@@ -142,7 +135,7 @@ int main(int argc, char **argv) {
     if (pcc_cuda_init(_pcc_program_devices, options.oversubscribe, message,
                       sizeof(message)) != 0)
       return fail(std::string("cuda backend: ") + message);
-    allocator = {allocateGpuVisible, pcc_cuda_free};
+    allocator = gpuAllocator();
   } else if (options.oversubscribe) {
     return fail("--oversubscribe applies to the cuda backend only; this "
                 "program was compiled for cpu");

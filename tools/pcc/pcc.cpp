@@ -342,16 +342,12 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
   return success();
 }
 
-static void *allocateGpuVisible(size_t bytes) {
-  return pcc_cuda_alloc(static_cast<int64_t>(bytes));
-}
-
 /// Runs the entry --repeat times and emits the results of the last run.
 static LogicalResult execute(CompiledEntry &compiled, Backend backend,
                              PhaseTimer &timer) {
   pcc::host::BufferAllocator allocator = pcc::host::hostAllocator();
   if (backend == Backend::Cuda)
-    allocator = {allocateGpuVisible, pcc_cuda_free};
+    allocator = pcc::host::gpuAllocator();
   std::string error;
   if (!pcc::host::checkMemoryLimit(compiled.signature, pcc_memory_limit(),
                                    error)) {
@@ -508,9 +504,9 @@ static LogicalResult runCommand() {
   }
   if (!memoryLimit.empty()) {
     int64_t bytes = 0;
-    if (!pcc::host::parseByteSize(memoryLimit, bytes) || bytes == 0) {
-      reportError("--memory-limit takes a size such as 512M or 2G, got '" +
-                  memoryLimit + "'");
+    std::string error;
+    if (!pcc::host::parseMemoryLimit(memoryLimit, bytes, error)) {
+      reportError(error);
       return failure();
     }
     pcc_set_memory_limit(bytes);

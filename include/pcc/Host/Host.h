@@ -57,9 +57,11 @@ bool loadArguments(const EntrySignature &signature,
                    const std::vector<std::string> &files,
                    std::vector<arrayio::Array> &arrays, std::string &error);
 
-/// Parses a size in bytes: a whole number with an optional binary suffix
-/// (`K`, `M`, `G`, `T`, optionally followed by `iB` or `B`): `512M`, `2GiB`.
-bool parseByteSize(const std::string &text, int64_t &bytes);
+/// Parses the value of --memory-limit: a positive whole number of bytes with
+/// an optional binary suffix (`K`, `M`, `G`, `T`, optionally followed by `iB`
+/// or `B`): `512M`, `2GiB`. On failure `error` says what is expected.
+bool parseMemoryLimit(const std::string &text, int64_t &bytes,
+                      std::string &error);
 
 /// Checks that the entry's arguments and results fit in `limit` bytes,
 /// before anything is allocated.
@@ -74,6 +76,9 @@ struct BufferAllocator {
 };
 /// 64-byte aligned host memory.
 BufferAllocator hostAllocator();
+/// Managed memory of the cuda platform (pcc_cuda_alloc), which kernels on
+/// every GPU can reach.
+BufferAllocator gpuAllocator();
 
 /// The buffers of one call of the entry: the arguments' (filled from arrays)
 /// followed by the results'. Every run of the entry reuses them.
