@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -255,6 +256,41 @@ EntryCall::create(const EntrySignature &signature,
   for (void *&descriptor : call->descriptors)
     call->packed.push_back(&descriptor);
   return call;
+}
+
+std::vector<std::unique_ptr<EntryCall>>
+pcc::host::createEntryCalls(const EntrySignature &signature,
+                 const std::vector<Array> &arguments,
+                 BufferAllocator allocator, unsigned long copies,
+                 std::string &error) {
+  std::vector<std::unique_ptr<EntryCall>> calls;
+  for (unsigned long copy = 0; copy < copies; ++copy) {
+    calls.push_back(EntryCall::create(signature, arguments, allocator, error));
+    if (!calls.back())
+      return {};
+  }
+  return calls;
+}
+
+std::vector<double>
+pcc::host::runRepeatedly(void (*entry)(void **),
+              const std::vector<std::unique_ptr<EntryCall>> &calls,
+              unsigned long repeat) {
+  std::vector<double> times(repeat);
+  auto last = std::chrono::steady_clock::now();
+  for (unsigned long run = 0; run < repeat; ++run) {
+    entry(calls[run % calls.size()]->packedArguments());
+    auto now = std::chrono::steady_clock::now();
+    times[run] = std::chrono::duration<double>(now - last).count();
+    last = now;
+  }
+  return times;
+}
+
+void pcc::host::printRunTimes(const std::vector<double> &times) {
+  for (size_t run = 0; run < times.size(); ++run)
+    std::fprintf(stderr, "pcc: run %zu/%zu: %.9f s\n", run + 1, times.size(),
+                 times[run]);
 }
 
 EntryCall::~EntryCall() {

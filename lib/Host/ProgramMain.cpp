@@ -3,7 +3,8 @@
 // `pcc compile PROGRAM.mlir -o OUT` links the compiled program with this
 // file and the runtime: OUT takes the entry's arguments as `.npy` files and
 // prints its results exactly as `pcc run` does, with the run-time options of
-// `pcc run` (--save-results, --repeat, --verbose, --oversubscribe). The
+// `pcc run` (--save-results, --repeat, --rotate, --verbose, --oversubscribe,
+// --memory-limit). The
 // compiled object provides what is specific to the program: the packed entry
 // function, its signature in the text form of pcc::host::encodeSignature,
 // the backend it was compiled for and its number of devices.
@@ -15,7 +16,7 @@
 
 #include <unistd.h>
 
-#include <chrono>
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -36,6 +37,7 @@ struct Options {
   std::vector<std::string> arguments;
   std::string saveResults;
   unsigned long repeat = 1;
+  unsigned long rotate = 1;
   bool timeRuns = false;
   bool verbose = false;
   bool oversubscribe = false;
@@ -50,7 +52,7 @@ int fail(const std::string &message) {
 
 void printUsage(const char *program) {
   std::printf("usage: %s [ARG.npy ...] [--save-results=DIR] [--repeat=N] "
-              "[--verbose] [--oversubscribe] [--memory-limit=SIZE]\n\n"
+              "[--rotate=K] [--verbose] [--oversubscribe] [--memory-limit=SIZE]\n\n"
               "Runs the pcc program compiled into this file (entry and "
               "backend below)\nand prints its results as NumPy prints "
               "them.\n",
@@ -78,6 +80,15 @@ bool parseOptions(int argc, char **argv, Options &options,
         return false;
       }
       options.timeRuns = true;
+    } else if (arg.rfind("--rotate=", 0) == 0) {
+      std::string value = arg.substr(std::strlen("--rotate="));
+      char *end = nullptr;
+      options.rotate = std::strtoul(value.c_str(), &end, 10);
+      if (value.empty() || *end || options.rotate == 0 ||
+          options.rotate > 1000000) {
+        error = "--rotate must be a whole number from 1, got '" + value + "'";
+        return false;
+      }
     } else if (arg.rfind("--memory-limit=", 0) == 0) {
       std::string value = arg.substr(std::strlen("--memory-limit="));
       if (!parseMemoryLimit(value, options.memoryLimit, error))
@@ -92,13 +103,6 @@ bool parseOptions(int argc, char **argv, Options &options,
     }
   }
   return true;
-}
-
-double secondsSince(std::chrono::steady_clock::time_point &last) {
-  auto now = std::chrono::steady_clock::now();
-  double seconds = std::chrono::duration<double>(now - last).count();
-  last = now;
-  return seconds;
 }
 
 } // namespace
@@ -151,22 +155,20 @@ int main(int argc, char **argv) {
   if (!loadArguments(signature, options.arguments, arguments, error) ||
       !checkMemoryLimit(signature, pcc_memory_limit(), error))
     return fail(error);
-  std::unique_ptr<EntryCall> call =
-      EntryCall::create(signature, arguments, allocator, error);
-  if (!call)
+  std::vector<std::unique_ptr<EntryCall>> calls = createEntryCalls(
+      signature, arguments, allocator,
+      std::min(options.rotate, options.repeat), error);
+  if (calls.empty())
     return fail(error);
 
-  auto last = std::chrono::steady_clock::now();
-  for (unsigned long run = 1; run <= options.repeat; ++run) {
-    _pcc_program_entry(call->packedArguments());
-    double seconds = secondsSince(last);
-    if (options.timeRuns)
-      std::fprintf(stderr, "pcc: run %lu/%lu: %.6f s\n", run, options.repeat,
-                   seconds);
-    else if (options.verbose)
-      std::fprintf(stderr, "pcc: run: %.6f s\n", seconds);
-  }
-  std::vector<pcc::arrayio::Array> results = call->results();
+  std::vector<double> times =
+      runRepeatedly(_pcc_program_entry, calls, options.repeat);
+  if (options.timeRuns)
+    printRunTimes(times);
+  else if (options.verbose)
+    std::fprintf(stderr, "pcc: run: %.6f s\n", times.front());
+  std::vector<pcc::arrayio::Array> results =
+      calls[(options.repeat - 1) % calls.size()]->results();
   for (const pcc::arrayio::Array &result : results)
     std::printf("%s\n", pcc::arrayio::formatArray(result).c_str());
   std::fflush(stdout);

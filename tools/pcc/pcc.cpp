@@ -115,6 +115,12 @@ cl::opt<unsigned>
                 cl::desc("Run the entry N times and print each run's time"),
                 cl::value_desc("N"));
 
+cl::opt<unsigned> rotateCount(
+    "rotate", cl::cat(pccCategory), cl::init(1),
+    cl::desc("Cycle the --repeat runs through K copies of the entry's buffers, "
+             "so that no run finds its data in cache (benchmarks)"),
+    cl::value_desc("K"));
+
 cl::opt<bool> verbose("verbose", cl::cat(pccCategory),
                       cl::desc("Print the backend, devices and phase times"));
 
@@ -148,14 +154,12 @@ public:
     lap();
   }
 
-  /// Ends run `run` (from 1) of `repeatCount`.
-  void endRun(unsigned run) {
-    double seconds = lap();
+  /// Reports the runs' times (pcc::host::runRepeatedly).
+  void reportRuns(const std::vector<double> &times) {
     if (timeRuns)
-      print("run " + std::to_string(run) + "/" + std::to_string(repeatCount),
-            seconds);
+      pcc::host::printRunTimes(times);
     else if (verbose)
-      print("run", seconds);
+      print("run", times.front());
   }
 
 private:
@@ -342,7 +346,8 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
   return success();
 }
 
-/// Runs the entry --repeat times and emits the results of the last run.
+/// Runs the entry --repeat times (through --rotate copies of its buffers) and
+/// emits the results of the last run.
 static LogicalResult execute(CompiledEntry &compiled, Backend backend,
                              PhaseTimer &timer) {
   pcc::host::BufferAllocator allocator = pcc::host::hostAllocator();
@@ -354,18 +359,18 @@ static LogicalResult execute(CompiledEntry &compiled, Backend backend,
     reportError(error);
     return failure();
   }
-  auto call = pcc::host::EntryCall::create(
-      compiled.signature, compiled.arguments, allocator, error);
-  if (!call) {
+  auto calls = pcc::host::createEntryCalls(
+      compiled.signature, compiled.arguments, allocator,
+      std::min<unsigned>(rotateCount, repeatCount), error);
+  if (calls.empty()) {
     reportError(error);
     return failure();
   }
   timer.endCompilation();
-  for (unsigned run = 1; run <= repeatCount; ++run) {
-    compiled.program.entry(call->packedArguments());
-    timer.endRun(run);
-  }
-  return emitResults(call->results());
+  std::vector<double> times =
+      pcc::host::runRepeatedly(compiled.program.entry, calls, repeatCount);
+  timer.reportRuns(times);
+  return emitResults(calls[(repeatCount - 1) % calls.size()]->results());
 }
 
 /// `pcc run`: everything after the command line.
@@ -497,6 +502,10 @@ static LogicalResult runCommand() {
       return failure();
     }
     return compileProgram(positionals[1]);
+  }
+  if (rotateCount == 0) {
+    reportError("--rotate must be at least 1");
+    return failure();
   }
   if (repeatCount == 0) {
     reportError("--repeat must be at least 1");

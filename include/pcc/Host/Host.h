@@ -122,6 +122,27 @@ private:
   std::vector<void *> packed;
 };
 
+/// The buffers of `copies` calls of the entry, each filled from `arguments`
+/// (see EntryCall::create): --rotate's copies. Null with `error` set on
+/// failure.
+std::vector<std::unique_ptr<EntryCall>>
+createEntryCalls(const EntrySignature &signature,
+                 const std::vector<arrayio::Array> &arguments,
+                 BufferAllocator allocator, unsigned long copies,
+                 std::string &error);
+
+/// Runs `entry` `repeat` times, run r on the buffers of calls[r % size]
+/// (--rotate: a benchmark's runs then do not find their data in cache), and
+/// returns the seconds each run took. Nothing else happens between runs.
+/// The results of the last run are in calls[(repeat - 1) % size].
+std::vector<double>
+runRepeatedly(void (*entry)(void **),
+              const std::vector<std::unique_ptr<EntryCall>> &calls,
+              unsigned long repeat);
+
+/// Prints `times` on standard error, one `pcc: run I/N: S s` line each.
+void printRunTimes(const std::vector<double> &times);
+
 /// Writes `results` as DIR/result0.npy, DIR/result1.npy, ..., creating DIR
 /// (and its parents) if needed.
 bool saveResults(const std::string &dir,

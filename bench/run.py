@@ -1,0 +1,610 @@
+#!/usr/bin/env python3
+"""pcc's benchmark harness: builds what it needs, runs every benchmark side by
+side with its baseline in the same run, and writes docs/benchmarks.md with its
+plots (docs/benchmarks/*.png) and raw figures (docs/benchmarks/results.json).
+
+    bench/run.py            the full run (about 15 minutes on 2 cores)
+    bench/run.py --tiny     every benchmark once at a tiny size, into a
+                            scratch directory: proves the harness works (CI)
+
+Every figure is the median (with min and max) of several timed runs. pcc's
+runs are the executables of `pcc compile`, run with --repeat and --rotate so
+that no run finds its data in cache; each run is a whole call of the entry (a
+pmap dispatch included). Results are checked against NumPy. The bounds
+(memcpy and read bandwidth, OpenBLAS sgemm on one thread) and the baselines
+(Open MPI, mlir-runner) are measured in the same run, so ratios compare
+figures taken minutes apart on the same machine.
+"""
+
+import argparse
+import json
+import os
+import platform
+import re
+import shutil
+import statistics
+import string
+import subprocess
+import sys
+import tempfile
+import time
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BENCH = os.path.join(ROOT, "bench")
+PACKAGES = ["openmpi-bin", "libopenmpi-dev", "libopenblas-dev",
+            "python3-matplotlib", "mlir-22-tools"]
+KiB, MiB = 1024, 1024 * 1024
+MLIR_BIN = "/usr/lib/llvm-22/bin"
+
+
+def log(message):
+    print(message, file=sys.stderr, flush=True)
+
+
+def run(cmd, **kwargs):
+    """Runs `cmd`; a failure ends the harness with the command's output."""
+    result = subprocess.run(cmd, capture_output=True, text=True, **kwargs)
+    if result.returncode != 0:
+        sys.exit(f"bench: {' '.join(cmd)} failed ({result.returncode}):\n"
+                 f"{result.stdout[-2000:]}{result.stderr[-2000:]}")
+    return result
+
+
+def stats(samples):
+    return {"median": statistics.median(samples), "min": min(samples),
+            "max": max(samples), "runs": len(samples)}
+
+
+def human_bytes(n):
+    for unit, size in (("GiB", 1 << 30), ("MiB", MiB), ("KiB", KiB)):
+        if n >= size:
+            return f"{n / size:g} {unit}"
+    return f"{n} B"
+
+
+def human_seconds(s):
+    if s < 1e-3:
+        return f"{s * 1e6:.2f} µs"
+    if s < 1:
+        return f"{s * 1e3:.2f} ms"
+    return f"{s:.2f} s"
+
+
+# ---------------------------------------------------------------------------
+# Setup
+# ---------------------------------------------------------------------------
+
+def install_packages():
+    missing = [p for p in PACKAGES if subprocess.run(
+        ["dpkg-query", "-W", "-f=${Status}", p], capture_output=True,
+        text=True).stdout.find("install ok installed") < 0]
+    if missing:
+        sudo = [] if os.geteuid() == 0 else ["sudo"]
+        log(f"bench: installing {' '.join(missing)}")
+        run(sudo + ["apt-get", "update", "-qq"])
+        run(sudo + ["apt-get", "install", "-y", "-qq"] + missing,
+            env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
+
+
+def build_tools(build):
+    """Builds pcc (scripts/setup.sh) and the C baselines into build/bench."""
+    log("bench: building pcc")
+    run([os.path.join(ROOT, "scripts", "setup.sh"), "pcc"],
+        env=dict(os.environ, PCC_BUILD_DIR=build))
+    out = os.path.join(build, "bench")
+    os.makedirs(out, exist_ok=True)
+    run(["mpicc", "-O2", "-o", os.path.join(out, "mpi_collectives"),
+         os.path.join(BENCH, "mpi_collectives.c")])
+    run(["cc", "-O2", "-o", os.path.join(out, "bounds"),
+         os.path.join(BENCH, "bounds.c"), "-lopenblas", "-lpthread"])
+    return {"pcc": os.path.join(build, "bin", "pcc"),
+            "mpi": os.path.join(out, "mpi_collectives"),
+            "bounds": os.path.join(out, "bounds")}
+
+
+def machine():
+    info = {"platform": platform.platform(), "cores": os.cpu_count()}
+    for line in open("/proc/cpuinfo"):
+        if line.startswith("model name"):
+            info["cpu"] = line.split(":", 1)[1].strip()
+            break
+    for line in open("/proc/meminfo"):
+        if line.startswith("MemTotal"):
+            info["memory"] = human_bytes(int(line.split()[1]) * KiB)
+    mpi = subprocess.run(["mpirun", "--version"], capture_output=True,
+                         text=True).stdout.splitlines()
+    info["mpi"] = mpi[0] if mpi else "?"
+    blas = subprocess.run(["dpkg-query", "-W", "-f=${Version}",
+                           "libopenblas0-pthread"], capture_output=True,
+                          text=True).stdout
+    info["openblas"] = blas or "?"
+    return info
+
+
+# ---------------------------------------------------------------------------
+# Running pcc programs
+# ---------------------------------------------------------------------------
+
+class Pcc:
+    def __init__(self, tools, scratch):
+        self.pcc = tools["pcc"]
+        self.scratch = scratch
+        self.count = 0
+
+    def compile(self, template, **params):
+        """Compiles bench/programs/TEMPLATE with its upper-case placeholders
+        replaced by `params`; returns the executable."""
+        with open(os.path.join(BENCH, "programs", template)) as f:
+            text = string.Template(f.read()).substitute(params)
+        self.count += 1
+        source = os.path.join(self.scratch, f"program{self.count}.mlir")
+        with open(source, "w") as f:
+            f.write(text)
+        exe = source[:-5]
+        run([self.pcc, "compile", source, "-o", exe])
+        return exe
+
+    def save(self, name, array):
+        path = os.path.join(self.scratch, name + ".npy")
+        np.save(path, array)
+        return path
+
+    def time(self, exe, args, repeat, rotate, expected=None, extra=()):
+        """Runs `exe` --repeat times cycling through `rotate` copies of its
+        buffers; returns each run's seconds, less a first warm-up run
+        (threads start, pages are touched). `expected` (NumPy arrays) is
+        compared with what the executable prints."""
+        repeat += 1
+        result = run([exe, *args, f"--repeat={repeat}",
+                      f"--rotate={max(1, min(rotate, repeat))}", *extra])
+        times = [float(m.group(1)) for m in
+                 re.finditer(r"^pcc: run \d+/\d+: ([0-9.e+-]+) s$",
+                             result.stderr, re.M)]
+        if len(times) != repeat:
+            sys.exit(f"bench: {exe} printed {len(times)} run times, "
+                     f"expected {repeat}:\n{result.stderr[-2000:]}")
+        if expected is not None:
+            check_printed(exe, result.stdout, expected)
+        return times[1:]
+
+
+NUMBER = re.compile(r"-?(?:\d+\.?\d*(?:e[+-]?\d+)?|inf|nan)")
+
+
+def check_printed(exe, printed, expected):
+    """pcc prints results as NumPy does (summarized past 1000 elements):
+    the numbers printed must be NumPy's."""
+    want = " ".join(np.array2string(e, threshold=1000, edgeitems=3,
+                                    max_line_width=10**9) for e in expected)
+    got_numbers = [float(x) for x in NUMBER.findall(printed)]
+    want_numbers = [float(x) for x in NUMBER.findall(want)]
+    if got_numbers != want_numbers:
+        sys.exit(f"bench: {exe} printed a wrong result:\n{printed[:1000]}\n"
+                 f"NumPy:\n{want[:1000]}")
+
+
+def rotation(bytes_per_run):
+    """Buffer copies needed so that the data of a run has left the last-level
+    cache (32 MiB here) when it comes round again: twice its size."""
+    return max(1, -(-64 * MiB // max(1, bytes_per_run)))
+
+
+def exact_floats(shape, seed):
+    """Small integers as f32: sums are exact whatever the order."""
+    return (np.random.default_rng(seed).integers(-8, 8, size=shape)
+            .astype(np.float32))
+
+
+# ---------------------------------------------------------------------------
+# Benchmarks
+# ---------------------------------------------------------------------------
+
+def measure_bounds(tools, cfg):
+    """Bandwidth in bytes/s (copy counts read plus written) for 1 and 2
+    threads, and OpenBLAS sgemm seconds."""
+    bounds = {}
+    nbytes = cfg["bound_bytes"]
+    for mode in ("copy", "read"):
+        for threads in (1, 2):
+            out = run([tools["bounds"], mode, str(threads), str(nbytes),
+                       str(cfg["bound_repeat"])]).stdout.split()
+            seconds = stats([float(x) for x in out])
+            moved = nbytes * threads * (2 if mode == "copy" else 1)
+            bounds[f"{mode}{threads}"] = dict(
+                seconds, bandwidth=moved / seconds["median"],
+                peak=moved / seconds["min"])
+    out = run([tools["bounds"], "sgemm", str(cfg["matmul"]),
+               str(cfg["matmul_repeat"])]).stdout.split()
+    bounds["sgemm"] = stats([float(x) for x in out])
+    return bounds
+
+
+def copy_bandwidth(bounds, devices):
+    """The memory bandwidth N devices can use on this machine."""
+    return bounds["copy2" if devices >= 2 else "copy1"]["bandwidth"]
+
+
+def bench_collectives(pcc, tools, cfg, bounds):
+    rows = []
+    for kind in ("psum", "all_gather"):
+        for n in cfg["devices"]:
+            for size in cfg["sizes"]:
+                count = size // 4
+                x = exact_floats((n, count), seed=size + n)
+                if kind == "psum":
+                    exe = pcc.compile("psum.mlir", N=n, COUNT=count)
+                    expected = np.broadcast_to(x.sum(axis=0), x.shape)
+                    out_bytes = n * size
+                else:
+                    exe = pcc.compile("all_gather.mlir", N=n, COUNT=count,
+                                      GATHERED=n * count)
+                    expected = np.broadcast_to(x.reshape(-1), (n, n * count))
+                    out_bytes = n * n * size
+                repeat = cfg["repeat_small"] if size <= MiB else \
+                    cfg["repeat_large"]
+                rotate = rotation(n * size + out_bytes)
+                args = [pcc.save("x", x)]
+                ours = stats(pcc.time(exe, args, repeat, rotate, [expected]))
+                mpi_out = run(["mpirun", "--allow-run-as-root",
+                               "--oversubscribe", "--bind-to", "none", "-np",
+                               str(n), tools["mpi"],
+                               "allreduce" if kind == "psum" else "allgather",
+                               str(count), str(repeat + 1),
+                               str(min(rotate, repeat + 1))]).stdout.split()
+                theirs = stats([float(t) for t in mpi_out[1:]])
+                # Bytes every device reads and writes: all-reduce reads N
+                # inputs and writes its output; all-gather reads N inputs
+                # and writes N slices.
+                # The bound's bytes: an all-reduce reads and writes N*S in
+                # all; an all-gather reads N*S and writes N*S per device.
+                moved = 2 * n * size if kind == "psum" else 2 * n * n * size
+                bound = moved / copy_bandwidth(bounds, n)
+                rows.append(dict(kind=kind, devices=n, bytes=size, pcc=ours,
+                                 mpi=theirs, bound=bound))
+                log(f"bench: {kind} N={n} {human_bytes(size)}: pcc "
+                    f"{human_seconds(ours['median'])}, MPI "
+                    f"{human_seconds(theirs['median'])}")
+    return rows
+
+
+def bench_dispatch(pcc, cfg):
+    exe = pcc.compile("dispatch.mlir")
+    x = np.arange(4, dtype=np.float32)
+    times = pcc.time(exe, [pcc.save("d", x)], cfg["dispatch_repeat"], 1,
+                     [x * 2])
+    return stats(times)
+
+
+def bench_compile(pcc, tools, cfg):
+    """Cold `pcc run examples/psum.mlir` against the upstream tools doing
+    the same: mlir-opt lowering the body written with upstream ops, then
+    mlir-runner JIT-running it."""
+    psum = os.path.join(ROOT, "examples", "psum.mlir")
+    phases, walls = [], []
+    for _ in range(cfg["compile_repeat"]):
+        start = time.perf_counter()
+        result = run([tools["pcc"], "run", psum, "--verbose"])
+        walls.append(time.perf_counter() - start)
+        if "[66 66 66 66]" not in result.stdout:
+            sys.exit(f"bench: pcc run psum printed {result.stdout!r}")
+        phases.append({m.group(1): float(m.group(2)) for m in re.finditer(
+            r"^pcc: ([a-z/ ]+): ([0-9.]+) s$", result.stderr, re.M)})
+    upstream = os.path.join(BENCH, "programs", "psum_upstream.mlir")
+    lowered = os.path.join(pcc.scratch, "psum_upstream.ll.mlir")
+    runner_libs = ",".join(f"/usr/lib/llvm-22/lib/lib{name}.so" for name in
+                           ("mlir_runner_utils", "mlir_c_runner_utils"))
+    upstream_walls = []
+    for _ in range(cfg["compile_repeat"]):
+        start = time.perf_counter()
+        run([f"{MLIR_BIN}/mlir-opt", upstream, "-o", lowered,
+             "--pass-pipeline=builtin.module(" + UPSTREAM_PIPELINE + ")"])
+        result = run([f"{MLIR_BIN}/mlir-runner", lowered, "-e", "main",
+                      "-entry-point-result=void", f"-shared-libs={runner_libs}"])
+        upstream_walls.append(time.perf_counter() - start)
+        if "[66]" not in result.stdout.replace(" ", ""):
+            sys.exit(f"bench: mlir-runner printed {result.stdout!r}")
+    phase_medians = {name: statistics.median(p.get(name, 0) for p in phases)
+                     for name in phases[0]}
+    return {"pcc": stats(walls), "phases": phase_medians,
+            "upstream": stats(upstream_walls)}
+
+
+# The upstream lowering of psum_upstream.mlir: what pcc's cpu pipeline does,
+# minus everything spmd.
+UPSTREAM_PIPELINE = ",".join([
+    "one-shot-bufferize{bufferize-function-boundaries}",
+    "func.func(convert-linalg-to-loops)", "convert-scf-to-cf",
+    "expand-strided-metadata", "finalize-memref-to-llvm",
+    "convert-arith-to-llvm", "convert-func-to-llvm", "convert-cf-to-llvm",
+    "reconcile-unrealized-casts"])
+
+
+def bench_fma(pcc, cfg, bounds):
+    n, count = 2, cfg["fma_count"]
+    a, b, c = (exact_floats((n, count), seed=s) for s in (1, 2, 3))
+    exe = pcc.compile("fma.mlir", N=n, COUNT=count)
+    args = [pcc.save(name, v) for name, v in (("a", a), ("b", b), ("c", c))]
+    ours = stats(pcc.time(exe, args, cfg["repeat_large"],
+                          rotation(4 * a.nbytes), [a * b + c]))
+    bound = 4 * a.nbytes / copy_bandwidth(bounds, n)
+    return dict(devices=n, count=count, pcc=ours, bound=bound)
+
+
+def bench_row_sum(pcc, cfg, bounds):
+    n, (rows, cols) = 2, cfg["row_sum_shape"]
+    m = exact_floats((n, rows, cols), seed=4)
+    exe = pcc.compile("row_sum.mlir", N=n, ROWS=rows, COLS=cols)
+    ours = stats(pcc.time(exe, [pcc.save("m", m)], cfg["repeat_large"],
+                          rotation(m.nbytes), [m.sum(axis=2)]))
+    bound = m.nbytes / bounds["read2"]["bandwidth"]
+    return dict(devices=n, rows=rows, cols=cols, pcc=ours, bound=bound)
+
+
+def bench_matmul(pcc, cfg, bounds):
+    size = cfg["matmul"]
+    a = exact_floats((1, size, size), seed=5)
+    b = exact_floats((1, size, size), seed=6)
+    exe = pcc.compile("matmul.mlir", N=1, SIZE=size)
+    args = [pcc.save("ma", a), pcc.save("mb", b)]
+    ours = stats(pcc.time(exe, args, cfg["matmul_repeat"], 1, [a @ b]))
+    return dict(size=size, pcc=ours, openblas=bounds["sgemm"])
+
+
+def bench_peak_memory(pcc, cfg):
+    """Peak resident memory of a 16-device psum (GNU time's maximum RSS)."""
+    n, count = 16, cfg["peak_bytes"] // 4
+    x = exact_floats((n, count), seed=7)
+    exe = pcc.compile("psum.mlir", N=n, COUNT=count)
+    arg = pcc.save("p", x)
+    del x
+    result = run(["/usr/bin/time", "-f", "maxrss=%M", exe, arg])
+    rss = int(re.search(r"maxrss=(\d+)", result.stderr).group(1)) * KiB
+    data = 2 * n * count * 4
+    return dict(devices=n, bytes=count * 4, rss=rss, data=data,
+                limit=1.5 * data + 200 * MiB)
+
+
+# ---------------------------------------------------------------------------
+# Report
+# ---------------------------------------------------------------------------
+
+def plot_collectives(rows, kind, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    colors = {2: "tab:blue", 4: "tab:orange", 8: "tab:green"}
+    for n in sorted({r["devices"] for r in rows}):
+        sel = [r for r in rows if r["kind"] == kind and r["devices"] == n]
+        sizes = [r["bytes"] for r in sel]
+        moved = lambda r, t: (2 * n * r["bytes"] if kind == "psum"
+                              else 2 * n * n * r["bytes"]) / t
+        color = colors.get(n)
+        ax.plot(sizes, [moved(r, r["pcc"]["median"]) / 1e9 for r in sel],
+                "o-", color=color, label=f"pcc, N={n}")
+        ax.plot(sizes, [moved(r, r["mpi"]["median"]) / 1e9 for r in sel],
+                "x--", color=color, label=f"Open MPI, N={n}")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("bytes per device")
+    ax.set_ylabel("GB/s moved (medians)")
+    title = "psum (all-reduce)" if kind == "psum" else "all_gather"
+    ax.set_title(f"{title}: pcc vs Open MPI, same machine, same run")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_report(results, out_dir, command):
+    os.makedirs(os.path.join(out_dir, "benchmarks"), exist_ok=True)
+    with open(os.path.join(out_dir, "benchmarks", "results.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    rows = results["collectives"]
+    for kind in ("psum", "all_gather"):
+        plot_collectives(rows, kind,
+                         os.path.join(out_dir, "benchmarks", f"{kind}.png"))
+    b = results["bounds"]
+    m = results["machine"]
+    lines = [
+        "# Benchmarks",
+        "",
+        "Generated by `" + command + "` on " + results["date"] + "; do not "
+        "edit by hand. Every figure is a median of several timed runs "
+        "(min and max beside it), measured in one run of the harness, "
+        "baselines and bounds included. pcc's runs are `pcc compile` "
+        "executables timed by `--repeat` with `--rotate`, so that no run "
+        "finds its data in cache; a run is a whole call of the entry, pmap "
+        "dispatch included. Every pcc result is checked against NumPy.",
+        "",
+        f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory']}; "
+        f"{m['platform']}; {m['mpi']}; OpenBLAS {m['openblas']}.",
+        "",
+        "## Bounds measured in this run",
+        "",
+        "| what | median | min | max | bandwidth (median) |",
+        "|---|---|---|---|---|",
+    ]
+    for key, what in (("copy1", "memcpy, 1 thread"),
+                      ("copy2", "memcpy, 2 threads"),
+                      ("read1", "read (sum), 1 thread"),
+                      ("read2", "read (sum), 2 threads")):
+        s = b[key]
+        lines.append(f"| {what}, {human_bytes(results['config']['bound_bytes'])}"
+                     f" each | {human_seconds(s['median'])} | "
+                     f"{human_seconds(s['min'])} | {human_seconds(s['max'])} "
+                     f"| {s['bandwidth'] / 1e9:.1f} GB/s |")
+    s = b["sgemm"]
+    flops = 2 * results["config"]["matmul"] ** 3
+    lines.append(f"| OpenBLAS sgemm {results['config']['matmul']}³, 1 thread "
+                 f"| {human_seconds(s['median'])} | {human_seconds(s['min'])}"
+                 f" | {human_seconds(s['max'])} | "
+                 f"{flops / s['median'] / 1e9:.1f} GFLOP/s |")
+    lines += ["", "Copy bandwidth counts bytes read plus written.", ""]
+
+    lines += ["## Targets", "", "| what | pcc | baseline | ratio | target "
+              "| met |", "|---|---|---|---|---|---|"]
+    lines += results["targets"]
+    lines += [""]
+
+    for kind, title in (("psum", "psum (f32 all-reduce)"),
+                        ("all_gather", "all_gather (f32, tiled)")):
+        lines += [f"## {title}", "", f"![{kind}](benchmarks/{kind}.png)", "",
+                  "| N | bytes per device | pcc median (min–max) | Open MPI "
+                  "median (min–max) | MPI / pcc | bound / pcc |",
+                  "|---|---|---|---|---|---|"]
+        for r in rows:
+            if r["kind"] != kind:
+                continue
+            p, q = r["pcc"], r["mpi"]
+            lines.append(
+                f"| {r['devices']} | {human_bytes(r['bytes'])} | "
+                f"{human_seconds(p['median'])} ({human_seconds(p['min'])}–"
+                f"{human_seconds(p['max'])}) | {human_seconds(q['median'])} "
+                f"({human_seconds(q['min'])}–{human_seconds(q['max'])}) | "
+                f"{q['median'] / p['median']:.2f} | "
+                f"{r['bound'] / p['median']:.0%} |")
+        lines.append("")
+    lines += results["notes"]
+    with open(os.path.join(out_dir, "benchmarks.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+def targets(results):
+    """The issue's target table, evaluated."""
+    out = []
+
+    def row(what, ours, base, ratio, target, met):
+        out.append(f"| {what} | {ours} | {base} | {ratio} | {target} | "
+                   f"{'yes' if met else '**no**'} |")
+
+    rows = results["collectives"]
+    for kind, mpi_name in (("psum", "MPI_Allreduce"),
+                           ("all_gather", "MPI_Allgather")):
+        sel = [r for r in rows if r["kind"] == kind]
+        worst = min(sel, key=lambda r: r["mpi"]["median"] / r["pcc"]["median"])
+        ratio = worst["mpi"]["median"] / worst["pcc"]["median"]
+        wins = sum(r["mpi"]["median"] > r["pcc"]["median"] for r in sel)
+        row(f"{kind} f32, every size and N: worst case (N={worst['devices']},"
+            f" {human_bytes(worst['bytes'])})",
+            human_seconds(worst["pcc"]["median"]),
+            f"{mpi_name} {human_seconds(worst['mpi']['median'])}",
+            f"{ratio:.2f}× (faster at {wins}/{len(sel)} points)",
+            "faster than MPI at every size", wins == len(sel))
+    big = [r for r in rows if r["kind"] == "psum" and r["devices"] == 2
+           and r["bytes"] >= MiB]
+    if big:
+        worst = min(big, key=lambda r: r["bound"] / r["pcc"]["median"])
+        frac = worst["bound"] / worst["pcc"]["median"]
+        row(f"psum N=2 ≥ 1 MiB: worst ({human_bytes(worst['bytes'])})",
+            human_seconds(worst["pcc"]["median"]),
+            f"bound {human_seconds(worst['bound'])} (2·N·S bytes at memcpy "
+            "bandwidth)", f"{frac:.0%} of bound", "≥ 70 % of bound",
+            frac >= 0.7)
+    for n, limit in ((2, 3e-6), (8, 50e-6)):
+        small = [r for r in rows if r["kind"] == "psum" and
+                 r["devices"] == n and r["bytes"] == 8]
+        if small:
+            t = small[0]["pcc"]["median"]
+            row(f"psum 8 B latency, N={n}", human_seconds(t),
+                f"MPI {human_seconds(small[0]['mpi']['median'])}", "—",
+                f"≤ {human_seconds(limit)}", t <= limit)
+    d = results["dispatch"]
+    row("dispatch: trivial 4-device pmap, per run",
+        human_seconds(d["median"]), "—", "—", "≤ 20 µs", d["median"] <= 20e-6)
+    c = results["compile"]
+    ratio = c["pcc"]["median"] / c["upstream"]["median"]
+    row("compile+run `pcc run examples/psum.mlir`, cold process",
+        human_seconds(c["pcc"]["median"]),
+        f"mlir-opt + mlir-runner {human_seconds(c['upstream']['median'])}",
+        f"{ratio:.2f}×", "≤ 1.2× upstream and ≤ 250 ms",
+        ratio <= 1.2 and c["pcc"]["median"] <= 0.25)
+    f = results["fma"]
+    frac = f["bound"] / f["pcc"]["median"]
+    row(f"fused a*b+c, {human_bytes(f['count'] * 4)} f32 per device, N=2",
+        human_seconds(f["pcc"]["median"]),
+        f"memcpy bound {human_seconds(f['bound'])}", f"{frac:.0%} of bound",
+        "≥ 70 %", frac >= 0.7)
+    r = results["row_sum"]
+    frac = r["bound"] / r["pcc"]["median"]
+    row(f"row sums, {r['rows']}×{r['cols']} f32 per device, N=2",
+        human_seconds(r["pcc"]["median"]),
+        f"read bound {human_seconds(r['bound'])}", f"{frac:.0%} of bound",
+        "≥ 70 %", frac >= 0.7)
+    mm = results["matmul"]
+    frac = mm["openblas"]["median"] / mm["pcc"]["median"]
+    row(f"linalg.matmul f32 {mm['size']}³, 1 device",
+        human_seconds(mm["pcc"]["median"]),
+        f"OpenBLAS sgemm, 1 thread {human_seconds(mm['openblas']['median'])}",
+        f"{frac:.0%} of OpenBLAS", "≥ 50 %", frac >= 0.5)
+    p = results["peak_memory"]
+    row(f"peak RSS, psum {p['devices']} devices × {human_bytes(p['bytes'])}",
+        human_bytes(p["rss"]), f"data (inputs + outputs) "
+        f"{human_bytes(p['data'])}", f"{p['rss'] / p['data']:.2f}× data",
+        "≤ 1.5 × data + 200 MiB", p["rss"] <= p["limit"])
+    return out
+
+
+CONFIGS = {
+    "full": dict(
+        sizes=[8 * 8**k for k in range(9)] + [64 * MiB],
+        devices=[2, 4, 8], repeat_small=200, repeat_large=7,
+        bound_bytes=256 * MiB, bound_repeat=7, matmul=1024, matmul_repeat=5,
+        dispatch_repeat=10000, compile_repeat=7, fma_count=16 * MiB,
+        row_sum_shape=(4096, 16384), peak_bytes=64 * MiB),
+    "tiny": dict(
+        sizes=[8, 4 * KiB], devices=[2], repeat_small=3, repeat_large=3,
+        bound_bytes=MiB, bound_repeat=2, matmul=64, matmul_repeat=2,
+        dispatch_repeat=10, compile_repeat=1, fma_count=4096,
+        row_sum_shape=(16, 256), peak_bytes=4 * KiB),
+}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--tiny", action="store_true",
+                        help="tiny sizes, one pass, report into --out")
+    parser.add_argument("--out", help="where benchmarks.md goes (default: "
+                        "docs/, or a scratch directory with --tiny)")
+    parser.add_argument("--build", default=os.environ.get(
+        "PCC_BUILD_DIR", os.path.join(ROOT, "build")))
+    args = parser.parse_args()
+    cfg = CONFIGS["tiny" if args.tiny else "full"]
+    command = "bench/run.py" + (" --tiny" if args.tiny else "")
+
+    install_packages()
+    tools = build_tools(args.build)
+    with tempfile.TemporaryDirectory(prefix="pcc-bench-") as scratch:
+        out_dir = args.out or (os.path.join(scratch, "report") if args.tiny
+                               else os.path.join(ROOT, "docs"))
+        pcc = Pcc(tools, scratch)
+        results = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+                   "machine": machine(), "config": cfg}
+        log(f"bench: machine: {results['machine']}")
+        results["bounds"] = measure_bounds(tools, cfg)
+        for key in ("copy1", "copy2", "read1", "read2"):
+            log(f"bench: bound {key}: "
+                f"{results['bounds'][key]['bandwidth'] / 1e9:.1f} GB/s")
+        results["collectives"] = bench_collectives(pcc, tools, cfg,
+                                                   results["bounds"])
+        results["dispatch"] = bench_dispatch(pcc, cfg)
+        results["compile"] = bench_compile(pcc, tools, cfg)
+        results["fma"] = bench_fma(pcc, cfg, results["bounds"])
+        results["row_sum"] = bench_row_sum(pcc, cfg, results["bounds"])
+        results["matmul"] = bench_matmul(pcc, cfg, results["bounds"])
+        results["peak_memory"] = bench_peak_memory(pcc, cfg)
+        results["targets"] = targets(results)
+        notes_path = os.path.join(BENCH, "notes.md")
+        results["notes"] = (open(notes_path).read().splitlines()
+                            if os.path.exists(notes_path) else [])
+        write_report(results, out_dir, command)
+        print("\n".join(["| what | pcc | baseline | ratio | target | met |"]
+                        + results["targets"]))
+        log(f"bench: wrote {os.path.join(out_dir, 'benchmarks.md')}")
+
+
+if __name__ == "__main__":
+    main()
