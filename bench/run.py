@@ -228,7 +228,7 @@ def copy_bandwidth(bounds, devices):
 
 def bench_collectives(pcc, tools, cfg, bounds):
     rows = []
-    for kind in ("psum", "all_gather"):
+    for kind in cfg.get("kinds", ("psum", "all_gather")):
         for n in cfg["devices"]:
             for size in cfg["sizes"]:
                 count = size // 4

@@ -39,6 +39,7 @@
 #include "mlir/Dialect/Linalg/Transforms/BufferizableOpInterfaceImpl.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Transforms/AllocationOpInterfaceImpl.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/BufferizableOpInterfaceImpl.h"
@@ -81,7 +82,15 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry,
   bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Bodies compute straight into the pmap's result slices.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // Functions fill buffers their callers pass rather than returning new
+  // ones, down to the entry, whose results land in the driver's buffers.
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(pcc::createPCCEntryResultsInPlace());
   // Kernels read constants from buffers, not from the host's globals.
   if (cuda)
     pm.addPass(pcc::createPCCCopyConstantGlobals());
@@ -195,6 +204,8 @@ void pcc::registerDialects(DialectRegistry &registry) {
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  // What buffer-results-to-out-params needs to hoist memref.alloc.
+  memref::registerAllocationOpInterfaceExternalModels(registry);
   arith::registerConvertArithToLLVMInterface(registry);
   cf::registerConvertControlFlowToLLVMInterface(registry);
   registerConvertFuncToLLVMInterface(registry);
@@ -211,6 +222,8 @@ void pcc::registerPipelines() {
   registerConvertLinalgToParallelLoopsPass();
   registerConvertLinalgToLoopsPass();
   bufferization::registerOneShotBufferizePass();
+  bufferization::registerBufferResultsToOutParamsPass();
+  bufferization::registerEmptyTensorEliminationPass();
   bufferization::registerBufferizationPipelines();
   memref::registerExpandStridedMetadataPass();
   registerConvertBufferizationToMemRefPass();

@@ -3,7 +3,8 @@
 // The `_mlir_ciface_pcc_mlir_*` entry points of pcc_runtime.h: generated code
 // hands buffers over as memrefs (so that MLIR's buffer deallocation sees
 // every use), and these shims take the data pointer and element count from
-// the descriptors and forward to pcc_all_reduce / pcc_all_gather, or to the
+// the descriptors (packing the rare non-contiguous one) and forward to
+// pcc_all_reduce / pcc_all_gather, or to the
 // cuda platform's collectives when the calling thread runs a cuda device
 // (both backends' generated code calls these). Only the descriptor layout of
 // MLIR's C interface is used, not MLIR itself.
@@ -17,45 +18,85 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 namespace {
-/// A contiguous buffer described by a memref descriptor.
-struct Buffer {
+/// A memref's elements as one contiguous run, in row-major order: the
+/// memref's own memory when its layout is contiguous (as for every buffer of
+/// pcc's lowering but a strided slice), else a packed copy, which an output
+/// writes back when it goes out of scope.
+class Buffer {
+public:
+  Buffer(const pcc_unranked_memref *memref, size_t elementSize, bool isOutput)
+      : elementSize(elementSize), isOutput(isOutput) {
+    const char *descriptor = static_cast<const char *>(memref->descriptor);
+    int64_t offset;
+    std::memcpy(&base, descriptor + sizeof(void *), sizeof(void *));
+    std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
+    base += offset * static_cast<int64_t>(elementSize);
+    rank = memref->rank;
+    sizes = reinterpret_cast<const int64_t *>(descriptor + 2 * sizeof(void *) +
+                                              sizeof(int64_t));
+    strides = sizes + rank;
+    bool contiguous = true;
+    count = 1;
+    for (int64_t dim = rank - 1; dim >= 0; --dim) {
+      contiguous = contiguous && (sizes[dim] == 1 || strides[dim] == count);
+      count *= sizes[dim];
+    }
+    data = base;
+    if (contiguous || count == 0)
+      return;
+    packed.resize(static_cast<size_t>(count) * elementSize);
+    data = packed.data();
+    if (!isOutput) {
+      char *cursor = data;
+      copy(0, base, cursor, /*pack=*/true);
+    }
+  }
+  ~Buffer() {
+    if (!packed.empty() && isOutput) {
+      char *cursor = data;
+      copy(0, base, cursor, /*pack=*/false);
+    }
+  }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+
   char *data;
   int64_t count;
-};
 
-/// Reads an unranked memref's descriptor; aborts on a non-contiguous layout,
-/// which pcc's lowering never produces.
-Buffer readBuffer(const pcc_unranked_memref *memref, size_t elementSize) {
-  const char *descriptor = static_cast<const char *>(memref->descriptor);
-  char *aligned;
-  int64_t offset;
-  std::memcpy(&aligned, descriptor + sizeof(void *), sizeof(void *));
-  std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
-  const auto *sizes = reinterpret_cast<const int64_t *>(
-      descriptor + 2 * sizeof(void *) + sizeof(int64_t));
-  const int64_t *strides = sizes + memref->rank;
-  int64_t count = 1;
-  for (int64_t dim = memref->rank - 1; dim >= 0; --dim) {
-    if (sizes[dim] != 1 && strides[dim] != count) {
-      std::fprintf(stderr, "pcc runtime: internal error: a collective got a "
-                           "non-contiguous buffer\n");
-      std::abort();
+private:
+  /// Copies the elements of dimensions [dim, rank) at `at` to (pack) or from
+  /// the packed run at `cursor`, advancing it.
+  void copy(int64_t dim, char *at, char *&cursor, bool pack) const {
+    if (dim == rank) {
+      std::memcpy(pack ? cursor : at, pack ? at : cursor, elementSize);
+      cursor += elementSize;
+      return;
     }
-    count *= sizes[dim];
+    for (int64_t i = 0; i < sizes[dim]; ++i)
+      copy(dim + 1, at + i * strides[dim] * int64_t(elementSize), cursor,
+           pack);
   }
-  return {aligned + offset * static_cast<int64_t>(elementSize), count};
-}
+
+  size_t elementSize;
+  bool isOutput;
+  char *base;
+  int64_t rank;
+  const int64_t *sizes;
+  const int64_t *strides;
+  std::vector<char> packed;
+};
 } // namespace
 
 #define PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)               \
   void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       pcc_unranked_memref *in, pcc_unranked_memref *out) {                     \
-    Buffer dims = readBuffer(grid, sizeof(int64_t));                           \
-    Buffer input = readBuffer(in, elementSize);                                \
-    Buffer output = readBuffer(out, elementSize);                              \
+    Buffer dims(grid, sizeof(int64_t), false);                                 \
+    Buffer input(in, elementSize, false);                                      \
+    Buffer output(out, elementSize, true);                                     \
     auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
     if (pcc::runtime::boundCudaDevice())                                       \
       pcc::runtime::cudaAllGather(device, dims.count, gridDims, axes_mask,     \
@@ -70,9 +111,9 @@ Buffer readBuffer(const pcc_unranked_memref *memref, size_t elementSize) {
   void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out) {  \
-    Buffer dims = readBuffer(grid, sizeof(int64_t));                           \
-    Buffer input = readBuffer(in, elementSize);                                \
-    Buffer output = readBuffer(out, elementSize);                              \
+    Buffer dims(grid, sizeof(int64_t), false);                                 \
+    Buffer input(in, elementSize, false);                                      \
+    Buffer output(out, elementSize, true);                                     \
     auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
     if (pcc::runtime::boundCudaDevice())                                       \
       pcc::runtime::cudaAllReduce(device, dims.count, gridDims, axes_mask,     \

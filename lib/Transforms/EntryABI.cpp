@@ -25,6 +25,7 @@
 
 namespace pcc {
 #define GEN_PASS_DEF_PCCENTRYABI
+#define GEN_PASS_DEF_PCCENTRYRESULTSINPLACE
 #include "pcc/Transforms/Passes.h.inc"
 } // namespace pcc
 
@@ -158,4 +159,34 @@ void PCCEntryABIPass::runOnOperation() {
   entryFunc.setPrivate();
 }
 
+} // namespace
+
+namespace {
+struct PCCEntryResultsInPlacePass
+    : public pcc::impl::PCCEntryResultsInPlaceBase<PCCEntryResultsInPlacePass> {
+  void runOnOperation() override {
+    auto wrapper =
+        getOperation().lookupSymbol<func::FuncOp>(kEntryWrapperName);
+    if (!wrapper || wrapper.isExternal())
+      return;
+    Block &body = wrapper.getBody().front();
+    SmallVector<memref::CopyOp> copies(body.getOps<memref::CopyOp>());
+    for (memref::CopyOp copy : copies) {
+      auto out = dyn_cast<BlockArgument>(copy.getTarget());
+      auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
+      if (!out || out.getOwner() != &body || !out.hasOneUse() || !alloc ||
+          alloc->getBlock() != &body || alloc.getType() != out.getType())
+        continue;
+      // Nothing may read the buffer after the copy.
+      if (!llvm::all_of(alloc->getUsers(), [&](Operation *user) {
+            return user == copy || (user->getBlock() == &body &&
+                                    user->isBeforeInBlock(copy));
+          }))
+        continue;
+      copy.erase();
+      alloc.replaceAllUsesWith(out);
+      alloc.erase();
+    }
+  }
+};
 } // namespace

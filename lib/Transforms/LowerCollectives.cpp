@@ -4,7 +4,9 @@
 // arithmetic on the device index and each collective by a call into the pcc
 // runtime on buffers. The runtime takes memrefs through MLIR's C interface
 // (pcc_runtime.h's pcc_mlir_* shims), so that bufferization and buffer
-// deallocation see every use of every buffer.
+// deallocation see every use of every buffer. Inputs are passed as they
+// are (a slice of the pmap's argument needs no copy), and a result that is
+// only stored into the pmap's result is written there directly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,7 +19,9 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/TypeSwitch.h"
 
@@ -148,16 +152,21 @@ func::FuncOp CollectiveLowering::getRuntimeFunction(StringRef name,
   return declaration;
 }
 
-/// The runtime stacks a group's values in grid order (outer axes first);
+/// Whether the axes of `op` are named in grid order, the order in which the
+/// runtime stacks a group's values (outer axes first).
+static bool isNaturalOrder(AxisOpInterface op) {
+  return llvm::is_sorted(getAxisPositions(op));
+}
+
 /// `over ["j", "i"]` asks for the order as written. Reorders the leading
-/// dimension of `stacked` from the one to the other.
+/// dimension of `stacked` from the runtime's order to that one.
 static Value reorderGroup(OpBuilder &builder, Location loc, AxisOpInterface op,
                           Value stacked) {
+  if (isNaturalOrder(op))
+    return stacked;
   SmallVector<int64_t> positions = getAxisPositions(op);
   SmallVector<int64_t> gridOrder(positions);
   llvm::sort(gridOrder);
-  if (gridOrder == positions)
-    return stacked;
 
   // [N, S...] -> [n_a, n_b, ..., S...] in grid order, transposed to the
   // written order, and collapsed back to [N, S...].
@@ -203,6 +212,53 @@ static Value allocate(OpBuilder &builder, Location loc, ShapedType type) {
       builder, loc, MemRefType::get(type.getShape(), type.getElementType()));
 }
 
+/// The buffer of `tensor` in whatever layout bufferization gives it (a slice
+/// of the pmap's argument, say), rather than a copy in the identity layout.
+/// The runtime packs the rare non-contiguous one.
+static Value bufferOf(OpBuilder &builder, Location loc, Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  auto layout = StridedLayoutAttr::get(
+      builder.getContext(), ShapedType::kDynamic,
+      SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic));
+  return bufferization::ToBufferOp::create(
+      builder, loc,
+      MemRefType::get(type.getShape(), type.getElementType(), layout), tensor,
+      /*read_only=*/true);
+}
+
+/// When the only use of `result` stores it into a contiguous buffer of the
+/// same shape (bufferization.materialize_in_destination, which is how a
+/// pmap body yields into its result), returns that buffer, ready for the
+/// collective to write into before `op`, and erases the store. Otherwise
+/// returns null.
+static Value takeDestination(Operation *op, Value result) {
+  if (!result.hasOneUse())
+    return {};
+  auto store = dyn_cast<bufferization::MaterializeInDestinationOp>(
+      *result.getUsers().begin());
+  if (!store)
+    return {};
+  Value dest = store.getDest();
+  auto destType = dyn_cast<MemRefType>(dest.getType());
+  if (!destType || !memref::isStaticShapeAndContiguousRowMajor(destType) ||
+      destType.getShape() !=
+          cast<RankedTensorType>(result.getType()).getShape())
+    return {};
+  // The destination (a subview of the result) must exist before `op`.
+  if (Operation *def = dest.getDefiningOp()) {
+    DominanceInfo dominance(op->getParentOfType<func::FuncOp>());
+    if (!isPure(def) || def->getBlock() != op->getBlock() ||
+        !llvm::all_of(def->getOperands(), [&](Value operand) {
+          return dominance.properlyDominates(operand, op);
+        }))
+      return {};
+    if (op->isBeforeInBlock(def))
+      def->moveBefore(op);
+  }
+  store.erase();
+  return dest;
+}
+
 Value CollectiveLowering::lowerCollective(OpBuilder &builder,
                                           AxisOpInterface op) {
   Location loc = op.getLoc();
@@ -222,10 +278,7 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     return memref::CastOp::create(
         builder, loc, UnrankedMemRefType::get(elementType, 0), buffer);
   };
-  Value inputBuffer = bufferization::ToBufferOp::create(
-      builder, loc,
-      MemRefType::get(inputType.getShape(), inputType.getElementType()), input,
-      /*read_only=*/true);
+  Value inputBuffer = bufferOf(builder, loc, input);
 
   std::string suffix;
   llvm::raw_string_ostream(suffix) << elementType;
@@ -235,7 +288,22 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     SmallVector<int64_t> stackedShape{groupSize};
     llvm::append_range(stackedShape, inputType.getShape());
     auto stackedType = RankedTensorType::get(stackedShape, elementType);
-    Value output = allocate(builder, loc, stackedType);
+    // Stacked in the runtime's order along dimension 0 is the result's
+    // layout too (tiled merges dimensions 0 and 1): write it in place.
+    Value output;
+    if (gather.getAxis() == 0 && isNaturalOrder(op))
+      if (Value dest = takeDestination(op, op->getResult(0))) {
+        output = dest;
+        if (gather.getTiled()) {
+          SmallVector<ReassociationIndices> groups{{0, 1}};
+          for (int64_t dim = 2; dim <= inputType.getRank(); ++dim)
+            groups.push_back({dim});
+          output = memref::ExpandShapeOp::create(builder, loc, stackedShape,
+                                                 dest, groups);
+        }
+      }
+    if (!output)
+      output = allocate(builder, loc, stackedType);
     Value args[] = {device, gridDims, maskValue, unranked(inputBuffer),
                     unranked(output)};
     func::CallOp::create(builder, loc,
@@ -281,7 +349,9 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
                           .Case<PminOp>([](auto) { return kMin; });
   Value reductionValue =
       arith::ConstantIntOp::create(builder, loc, reduction, 32);
-  Value output = allocate(builder, loc, inputType);
+  Value output = scalar ? Value() : takeDestination(op, op->getResult(0));
+  if (!output)
+    output = allocate(builder, loc, inputType);
   Value args[] = {device,
                   gridDims,
                   maskValue,

@@ -310,9 +310,15 @@ void PmapOutliner::writeOutputs(OpBuilder &builder, ValueRange yielded,
     auto sliceType = memref::SubViewOp::inferRankReducedResultType(
         outputType.getShape().drop_front(), outputType, offsets, sizes,
         strides);
-    Value slice =
-        memref::SubViewOp::create(builder, loc, cast<MemRefType>(sliceType),
-                                  output, offsets, sizes, strides);
+    // With one axis every device writes its slice: taking the slice before
+    // the body lets eliminate-empty-tensors have the body compute straight
+    // into it. (With more, only some devices write, under an scf.if.)
+    OpBuilder sliceBuilder = builder;
+    if (axes.size() == 1)
+      sliceBuilder.setInsertionPointAfter(outerIndex.getDefiningOp());
+    Value slice = memref::SubViewOp::create(
+        sliceBuilder, loc, cast<MemRefType>(sliceType), output, offsets, sizes,
+        strides);
     auto materialize = bufferization::MaterializeInDestinationOp::create(
         builder, loc, value, slice);
     materialize.setRestrict(true);

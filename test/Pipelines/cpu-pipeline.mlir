@@ -7,7 +7,7 @@
 // CHECK-NOT: spmd.
 // CHECK-DAG: llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr)
 // CHECK-DAG: llvm.func @_mlir_ciface_pcc_mlir_all_reduce_i32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr)
-// CHECK-LABEL: llvm.func @main()
+// CHECK-LABEL: llvm.func @main(
 // CHECK-DAG: %[[FN:.*]] = llvm.mlir.addressof @main_pmap_thunk
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(4 : i64) : i64
 // CHECK: llvm.call @pcc_launch(%[[N]], %[[FN]], %{{.*}})
@@ -16,7 +16,7 @@
 // CHECK-LABEL: llvm.func @main_pmap_thunk(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
 // CHECK: llvm.call @_mlir_ciface_main_pmap(
 
-// GRID-LABEL: llvm.func @main()
+// GRID-LABEL: llvm.func @main(
 // GRID: llvm.mlir.constant(6 : i64)
 // GRID: llvm.call @pcc_launch
 // GRID: llvm.mlir.global private constant @main_pmap_grid(dense<[2, 3]> : tensor<2xi64>)

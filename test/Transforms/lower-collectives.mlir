@@ -23,8 +23,9 @@ func.func private @device(%device: i64, %x: tensor<4x2xf32>, %s: f32)
   // CHECK: arith.addi %[[JS]], %[[I]]
   %k = spmd.axis_index ["j", "i"] : index
 
-  // psum over "j" (grid axis 1: mask 2), sum = reduction 0.
-  // CHECK: %[[IN:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4x2xf32> to memref<4x2xf32>
+  // psum over "j" (grid axis 1: mask 2), sum = reduction 0. The input is
+  // passed in whatever layout it has (no copy).
+  // CHECK: %[[IN:.*]] = bufferization.to_buffer %{{.*}} read_only : tensor<4x2xf32> to memref<4x2xf32, strided<[?, ?], offset: ?>>
   // CHECK: %[[OUT:.*]] = memref.alloc() : memref<4x2xf32>
   // CHECK: call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c2_i64, %c0_i32, %{{.*}}, %{{.*}})
   // CHECK: bufferization.to_tensor %[[OUT]] restrict writable
@@ -48,4 +49,48 @@ func.func private @device(%device: i64, %x: tensor<4x2xf32>, %s: f32)
   // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<4x3x2xf32> into tensor<4x6xf32>
   %t = spmd.all_gather %x over "j" axis 1 tiled : tensor<4x2xf32> -> tensor<4x6xf32>
   return %k, %sum, %min, %g, %t : index, tensor<4x2xf32>, f32, tensor<4x6x2xf32>, tensor<4x6xf32>
+}
+
+// A result that is only stored into the pmap's result slice is written there
+// directly; the slice is taken before the collective. A non-contiguous
+// destination keeps its own buffer and store.
+// CHECK-LABEL: func private @in_place
+// CHECK-SAME: (%[[DEV:.*]]: i64, %[[X:.*]]: tensor<8xf32>, %[[R:.*]]: memref<2x8xf32>, %[[G:.*]]: memref<2x16xf32>, %[[C:.*]]: memref<8x2xf32>)
+func.func private @in_place(%device: i64, %x: tensor<8xf32>,
+                            %r: memref<2x8xf32>, %g: memref<2x16xf32>,
+                            %c: memref<8x2xf32>)
+    attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 2>} {
+  %i = arith.index_cast %device : i64 to index
+  // CHECK: %[[RS:.*]] = memref.subview %[[R]]
+  // CHECK: %[[RC:.*]] = memref.cast %[[RS]] : memref<8xf32, strided<[1], offset: ?>> to memref<*xf32>
+  // CHECK: call @pcc_mlir_all_reduce_f32(%[[DEV]], %{{.*}}, %c1_i64, %c0_i32, %{{.*}}, %[[RC]])
+  // CHECK-NOT: materialize_in_destination
+  %sum = spmd.psum %x over "i" : tensor<8xf32>
+  %rs = memref.subview %r[%i, 0] [1, 8] [1, 1]
+      : memref<2x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+  bufferization.materialize_in_destination %sum in restrict writable %rs
+      : (tensor<8xf32>, memref<8xf32, strided<[1], offset: ?>>) -> ()
+
+  // Tiled along axis 0: the stacked [2, 8] output is the slice, expanded.
+  // CHECK: %[[GS:.*]] = memref.subview %[[G]]
+  // CHECK: %[[GE:.*]] = memref.expand_shape %[[GS]] {{\[}}[0, 1]] output_shape [2, 8]
+  // CHECK: %[[GC:.*]] = memref.cast %[[GE]] : memref<2x8xf32, strided<[8, 1], offset: ?>> to memref<*xf32>
+  // CHECK: call @pcc_mlir_all_gather_f32(%[[DEV]], %{{.*}}, %c1_i64{{(_[0-9]+)?}}, %{{.*}}, %[[GC]])
+  %t = spmd.all_gather %x over "i" tiled : tensor<8xf32> -> tensor<16xf32>
+  %gs = memref.subview %g[%i, 0] [1, 16] [1, 1]
+      : memref<2x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+  bufferization.materialize_in_destination %t in restrict writable %gs
+      : (tensor<16xf32>, memref<16xf32, strided<[1], offset: ?>>) -> ()
+
+  // A column is not contiguous: a buffer of its own, then the store.
+  // CHECK: %[[OWN:.*]] = memref.alloc() : memref<8xf32>
+  // CHECK: call @pcc_mlir_all_reduce_f32
+  // CHECK: %[[OT:.*]] = bufferization.to_tensor %[[OWN]]
+  // CHECK: bufferization.materialize_in_destination %[[OT]]
+  %m = spmd.pmax %x over "i" : tensor<8xf32>
+  %cs = memref.subview %c[0, %i] [8, 1] [1, 1]
+      : memref<8x2xf32> to memref<8xf32, strided<[2], offset: ?>>
+  bufferization.materialize_in_destination %m in restrict writable %cs
+      : (tensor<8xf32>, memref<8xf32, strided<[2], offset: ?>>) -> ()
+  return
 }

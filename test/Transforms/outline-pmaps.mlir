@@ -25,12 +25,14 @@ func.func @simple(%a: tensor<4x3xf32>, %w: f32) -> tensor<4x3xf32> {
 // CHECK-LABEL: func private @simple_pmap
 // CHECK-SAME: (%[[DEV:.*]]: i64, %[[A:.*]]: memref<4x3xf32>, %[[W:.*]]: memref<f32>, %[[O:.*]]: memref<4x3xf32>)
 // CHECK-SAME: llvm.emit_c_interface, spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>
+// With one axis, the result slice is taken before the body, so that the
+// body can compute into it.
 // CHECK: %[[I:.*]] = spmd.axis_index "i" : index
+// CHECK: %[[SLICE:.*]] = memref.subview %[[O]][%[[I]], 0] [1, 3] [1, 1]
 // CHECK: %[[T:.*]] = bufferization.to_tensor %[[A]] restrict : memref<4x3xf32>
 // CHECK: %[[X:.*]] = tensor.extract_slice %[[T]][%[[I]], 0] [1, 3] [1, 1] : tensor<4x3xf32> to tensor<3xf32>
 // CHECK: memref.load %[[W]][]
 // CHECK: spmd.psum %[[X]] over "i"
-// CHECK: %[[SLICE:.*]] = memref.subview %[[O]][%[[I]], 0] [1, 3] [1, 1]
 // CHECK: bufferization.materialize_in_destination %{{.*}} in restrict writable %[[SLICE]]
 // CHECK: return
 

@@ -189,6 +189,29 @@ def PCCEntryABI : Pass<"pcc-entry-abi", "mlir::ModuleOp"> {
                            "mlir::func::FuncDialect"];
 }
 
+def PCCEntryResultsInPlace : Pass<"pcc-entry-results-in-place",
+                                  "mlir::ModuleOp"> {
+  let summary = "Write the entry's results straight into the caller's buffers";
+  let description = [{
+    After bufferization and `buffer-results-to-out-params`, `@_pcc_entry`
+    (see `pcc-entry-abi`) typically allocates a buffer, has it filled (a
+    call of the entry, a pmap launch) and copies it into a result
+    out-parameter. When that copy is the out-parameter's only use, the
+    buffer is replaced by the out-parameter: the copy, which runs on one
+    thread, and the allocation disappear. This is sound because the caller
+    passes distinct buffers for every argument and result.
+
+    ```mlir
+    // before
+    %alloc = memref.alloc() : memref<4xf32>
+    call @main(%a, %alloc) : (memref<4x3xf32>, memref<4xf32>) -> ()
+    memref.copy %alloc, %r0 : memref<4xf32> to memref<4xf32>
+    // after
+    call @main(%a, %r0) : (memref<4x3xf32>, memref<4xf32>) -> ()
+    ```
+  }];
+}
+
 def PCCLinalgToGPU : Pass<"pcc-linalg-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Launch reductions and matmuls as kernels whose threads "
                 "cooperate";
