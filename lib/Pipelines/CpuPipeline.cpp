@@ -129,6 +129,7 @@ static void buildHostToLLVMPipeline(OpPassManager &pm, bool cuda) {
 void pcc::buildCpuPipeline(OpPassManager &pm,
                            const CpuPipelineOptions &options) {
   buildBufferPipeline(pm, options.entry, /*cuda=*/false);
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCLowerStridedCopies());
   pm.addPass(createConvertLinalgToLoopsPass());
   buildHostToLLVMPipeline(pm, /*cuda=*/false);
 }

@@ -212,6 +212,19 @@ def PCCEntryResultsInPlace : Pass<"pcc-entry-results-in-place",
   }];
 }
 
+def PCCLowerStridedCopies : Pass<"pcc-lower-strided-copies",
+                                 "mlir::func::FuncOp"> {
+  let summary = "Turn copies between non-contiguous buffers into linalg.copy";
+  let description = [{
+    `memref.copy` between contiguous buffers lowers to `memcpy`; any other
+    (a column of a matrix, say) would call MLIR's `memrefCopy` runtime
+    function, which the closed JIT does not allow (see
+    `pcc-verify-closed`). This pass makes those copies `linalg.copy`, which
+    lowers to loops like any other linalg op.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect"];
+}
+
 def PCCLinalgToGPU : Pass<"pcc-linalg-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Launch reductions and matmuls as kernels whose threads "
                 "cooperate";
