@@ -185,6 +185,17 @@ def check_printed(exe, printed, expected):
                  f"NumPy:\n{want[:1000]}")
 
 
+def repeats(cfg, size):
+    """Timed runs for a message of `size` bytes: enough for a steady median
+    (the first runs of a process can be slow while the scheduler spreads
+    its threads over the cores), few where each run takes long."""
+    if size <= 64 * KiB:
+        return cfg["repeat_small"]
+    if size <= MiB:
+        return max(1, cfg["repeat_small"] // 5)
+    return cfg["repeat_large"]
+
+
 def rotation(bytes_per_run):
     """Buffer copies needed so that the data of a run has left the last-level
     cache (32 MiB here) when it comes round again: twice its size."""
@@ -242,8 +253,7 @@ def bench_collectives(pcc, tools, cfg, bounds):
                                       GATHERED=n * count)
                     expected = np.broadcast_to(x.reshape(-1), (n, n * count))
                     out_bytes = n * n * size
-                repeat = cfg["repeat_small"] if size <= MiB else \
-                    cfg["repeat_large"]
+                repeat = repeats(cfg, size)
                 rotate = rotation(n * size + out_bytes)
                 args = [pcc.save("x", x)]
                 ours = stats(pcc.time(exe, args, repeat, rotate, [expected]))
@@ -551,7 +561,7 @@ def targets(results):
 CONFIGS = {
     "full": dict(
         sizes=[8 * 8**k for k in range(9)] + [64 * MiB],
-        devices=[2, 4, 8], repeat_small=200, repeat_large=7,
+        devices=[2, 4, 8], repeat_small=1000, repeat_large=7,
         bound_bytes=256 * MiB, bound_repeat=7, matmul=1024, matmul_repeat=5,
         dispatch_repeat=10000, compile_repeat=7, fma_count=16 * MiB,
         row_sum_shape=(4096, 16384), peak_bytes=64 * MiB),

@@ -1,10 +1,13 @@
 //===- DevicePool.cpp - Persistent device threads of the host runtime -----===//
 //
-// Implements pcc_run_devices: one persistent thread per device, created on
+// Implements pcc_run_devices: the calling thread runs device 0 and one
+// persistent worker thread runs each other device. Workers are created on
 // first use and grown when a call needs more, so that a program that runs
 // many SPMD bodies pays for thread creation once. Each worker has its own
 // wake-up word, so a call wakes exactly the devices it uses, and idle workers
-// sleep on a condition variable. Threads are created with pthread_create
+// sleep on a condition variable. Running device 0 on the caller saves a
+// wake-up per call and a thread that would only wait, which on a machine
+// with as many cores as devices lets the workers spin between calls. Threads are created with pthread_create
 // (not std::thread, whose failure is an exception in a library built without
 // them) and joined by an atexit handler so that the process ends cleanly.
 //
@@ -37,7 +40,7 @@ namespace {
 /// a peer really is late (e.g. descheduled), after which we block.
 constexpr int64_t kBarrierSpinNanos = 20000;
 /// Idle workers and the caller of pcc_run_devices spin too, so that
-/// back-to-back calls stay cheap, but only when there is a core to spare:
+/// back-to-back calls stay cheap, but only when every device has a core:
 /// otherwise a finished device would steal time from those still running.
 constexpr int64_t kIdleSpinNanos = 20000;
 std::atomic<int64_t> idleSpinNanos{0};
@@ -80,8 +83,9 @@ Pool &pool() {
   return *p;
 }
 
-/// True on device threads, to reject nested pcc_run_devices calls (they would
-/// wait forever for the workers that are running them).
+/// True on device threads and on a caller while it runs device 0, to reject
+/// nested pcc_run_devices calls (they would wait forever for the workers that
+/// are running them).
 thread_local bool isDeviceThread = false;
 
 void *workerMain(void *arg) {
@@ -156,13 +160,13 @@ bool ensureWorkers(Pool &p, int64_t n) {
       ok = false;
       break;
     }
-    w->device = int64_t(p.workers.size());
+    w->device = int64_t(p.workers.size()) + 1;
     int err = pthread_create(&w->thread, &attr, workerMain, w);
     if (err != 0) {
       std::fprintf(stderr,
                    "pcc runtime error: cannot create device thread %lld of "
                    "%lld: %s\n",
-                   (long long)w->device, (long long)n, std::strerror(err));
+                   (long long)w->device, (long long)n + 1, std::strerror(err));
       delete w;
       ok = false;
       break;
@@ -198,21 +202,25 @@ extern "C" int32_t pcc_run_devices(int64_t num_devices,
     return 0;
   Pool &p = pool();
   std::lock_guard<std::mutex> lock(p.runMutex);
-  if (!ensureWorkers(p, num_devices))
+  // Worker w runs device w + 1.
+  if (!ensureWorkers(p, num_devices - 1))
     return 1;
-  barrierSpinNanos.store(num_devices <= p.numCores ? kBarrierSpinNanos : 0,
+  bool coreEach = num_devices <= p.numCores;
+  barrierSpinNanos.store(coreEach ? kBarrierSpinNanos : 0,
                          std::memory_order_relaxed);
-  idleSpinNanos.store(num_devices < p.numCores ? kIdleSpinNanos : 0,
-                      std::memory_order_relaxed);
-  p.remaining.store(num_devices, std::memory_order_relaxed);
+  idleSpinNanos.store(coreEach ? kIdleSpinNanos : 0, std::memory_order_relaxed);
+  p.remaining.store(num_devices - 1, std::memory_order_relaxed);
   uint64_t seq = ++p.sequence;
-  for (int64_t d = 0; d < num_devices; ++d) {
-    Worker *w = p.workers[d];
+  for (int64_t d = 1; d < num_devices; ++d) {
+    Worker *w = p.workers[d - 1];
     w->body = body;
     w->args = args;
     w->ticket.store(seq, std::memory_order_seq_cst);
     w->wakeUp.wake();
   }
+  isDeviceThread = true;
+  body(args, 0);
+  isDeviceThread = false;
   p.allDone.wait(
       [&] { return p.remaining.load(std::memory_order_seq_cst) == 0; },
       idleSpinNanos.load(std::memory_order_relaxed), kIdleYields);

@@ -42,10 +42,6 @@ void yieldThread();
 /// peers it waits for).
 extern std::atomic<int64_t> barrierSpinNanos;
 
-/// This thread's current barrier spin, adapted to how long its peers keep it
-/// waiting (see Barrier::arriveAndWait).
-inline thread_local int64_t barrierSpinBudget = int64_t(1) << 62;
-
 /// A place to wait until a condition, published by another thread with a
 /// seq_cst store, becomes true. Waiters spin, yield, then sleep; a publisher
 /// calls wake() after its store, which costs one load when nobody sleeps.
@@ -70,13 +66,21 @@ public:
     if (spinNanos > 0) {
       auto deadline = std::chrono::steady_clock::now() +
                       std::chrono::nanoseconds(spinNanos);
-      do {
+      // Now and then the spinner yields: when the thread it waits for shares
+      // its core (as a new thread may until the scheduler spreads them),
+      // that thread then runs at once instead of after the whole spin; with
+      // a core each, the yield returns at once.
+      for (uint32_t round = 1;; ++round) {
         for (int i = 0; i < 16; ++i) {
           cpuRelax();
           if (done())
             return true;
         }
-      } while (std::chrono::steady_clock::now() < deadline);
+        if (std::chrono::steady_clock::now() >= deadline)
+          break;
+        if (round % kRoundsPerYield == 0)
+          yieldThread();
+      }
     }
     for (int32_t i = 0; i < yields; ++i) {
       yieldThread();
@@ -103,6 +107,9 @@ public:
   }
 
 private:
+  /// Spin rounds (16 pauses and a clock read each, about 1 µs) per yield.
+  static constexpr uint32_t kRoundsPerYield = 4;
+
   std::atomic<int32_t> sleepers{0};
   std::mutex mutex;
   std::condition_variable cond;
@@ -131,18 +138,15 @@ public:
       waiter.wake();
       return true;
     }
-    // Adaptive spin: when spinning fails, a peer is late, typically because
-    // it lost its core to another process, so spinning only burns a core it
-    // may need; halve this thread's budget then, and double it on success.
-    int64_t limit = barrierSpinNanos.load(std::memory_order_relaxed);
-    int64_t &budget = barrierSpinBudget;
+    // A peer that is late is usually still working (its slice of a
+    // reduction) and gets a core back soon: spinning for the whole budget,
+    // rather than backing off, avoids sleeping, whose wake-up costs tens of
+    // microseconds on a virtual machine.
     auto released = [&] {
       return generation.load(std::memory_order_seq_cst) != gen;
     };
-    bool spun =
-        waiter.wait(released, std::min(budget, limit), kYields, deadline);
-    budget = spun ? std::min(limit, 2 * std::max(budget, kMinSpinNanos))
-                  : std::max(kMinSpinNanos, std::min(budget, limit) / 2);
+    waiter.wait(released, barrierSpinNanos.load(std::memory_order_relaxed),
+                kYields, deadline);
     return released();
   }
 
@@ -151,7 +155,6 @@ public:
 
 private:
   static constexpr int32_t kYields = 16;
-  static constexpr int64_t kMinSpinNanos = 500;
 
   // Separate cache lines: every arrival writes `arrived`, while waiters poll
   // `generation`; sharing a line would make each arrival disturb the pollers.

@@ -277,7 +277,7 @@ TEST(Collectives, ThreadsReusedAcrossCollectiveRuns) {
   Case c{{8}, 1, PCC_F32, PCC_SUM, 3, false, 0, 7};
   EXPECT_TRUE(checkRun(c, runCase(c)));
   int64_t alive = pcc_runtime_num_threads();
-  EXPECT_GE(alive, 8);
+  EXPECT_GE(alive, 7); // the caller runs device 0
   for (int i = 0; i < 50; ++i) {
     c.seed = i;
     EXPECT_TRUE(checkRun(c, runCase(c)));

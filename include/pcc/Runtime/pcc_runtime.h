@@ -40,9 +40,10 @@ typedef enum {
   PCC_I1 = 8
 } pcc_dtype;
 
-/// Runs body(args, d) once for each device d in [0, num_devices) on the
-/// persistent device threads (created on first use, reused by later calls,
-/// grown when more are needed), and returns when all have finished.
+/// Runs body(args, d) once for each device d in [0, num_devices): device 0 on
+/// the calling thread, the others on persistent device threads (created on
+/// first use, reused by later calls, grown when more are needed), and returns
+/// when all have finished.
 /// Returns 0, or nonzero after printing an error (e.g. threads cannot be
 /// created, num_devices is negative, or the call is made from inside a
 /// body). Calls from different host threads are serialized.
@@ -255,7 +256,8 @@ void pcc_set_memory_limit(int64_t bytes);
 /// The limit in effect, in bytes.
 int64_t pcc_memory_limit(void);
 
-/// Number of device threads currently alive (for tests).
+/// Number of device threads currently alive, the caller's not counted (for
+/// tests).
 int64_t pcc_runtime_num_threads(void);
 
 #ifdef __cplusplus
