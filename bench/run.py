@@ -258,7 +258,7 @@ def bench_collectives(pcc, tools, cfg, bounds):
                 args = [pcc.save("x", x)]
                 ours = stats(pcc.time(exe, args, repeat, rotate, [expected]))
                 mpi_out = run(["mpirun", "--allow-run-as-root",
-                               "--oversubscribe", "--bind-to", "none", "-np",
+                               "--oversubscribe", "-np",
                                str(n), tools["mpi"],
                                "allreduce" if kind == "psum" else "allgather",
                                str(count), str(repeat + 1),
