@@ -130,6 +130,7 @@ void pcc::buildCpuPipeline(OpPassManager &pm,
                            const CpuPipelineOptions &options) {
   buildBufferPipeline(pm, options.entry, /*cuda=*/false);
   pm.addNestedPass<func::FuncOp>(pcc::createPCCLowerStridedCopies());
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCReassociateReductions());
   pm.addPass(createConvertLinalgToLoopsPass());
   buildHostToLLVMPipeline(pm, /*cuda=*/false);
 }

@@ -225,6 +225,28 @@ def PCCLowerStridedCopies : Pass<"pcc-lower-strided-copies",
   let dependentDialects = ["mlir::linalg::LinalgDialect"];
 }
 
+def PCCReassociateReductions : Pass<"pcc-reassociate-reductions",
+                                    "mlir::func::FuncOp"> {
+  let summary = "Allow float reductions to be reordered, so that they vectorize";
+  let description = [{
+    Marks `arith.addf` and `arith.mulf` in the bodies of linalg ops with a
+    reduction loop `reassoc`, so that LLVM may split a sum or product into
+    several partial results (vector lanes, interleaved accumulators) instead
+    of a chain of dependent operations. The result's rounding then depends
+    on the vector width, as it does under XLA; elementwise ops and
+    collectives are not affected (collectives reduce in rank order).
+
+    ```mlir
+    linalg.reduce ins(%x : memref<4x1024xf32>) outs(%s : memref<4xf32>)
+        dimensions = [1]
+      (%in: f32, %acc: f32) {
+        %0 = arith.addf %in, %acc fastmath<reassoc> : f32
+        linalg.yield %0 : f32
+      }
+    ```
+  }];
+}
+
 def PCCLinalgToGPU : Pass<"pcc-linalg-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Launch reductions and matmuls as kernels whose threads "
                 "cooperate";
