@@ -2,7 +2,7 @@
 
 // A reduction's float combiner may be reordered (and keeps its other flags).
 // CHECK-LABEL: func @row_sums
-// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<nnan,reassoc> : f32
+// CHECK: arith.addf %{{.*}}, %{{.*}} fastmath<reassoc,nnan> : f32
 func.func @row_sums(%x: memref<4x1024xf32>, %s: memref<4xf32>) {
   linalg.reduce ins(%x : memref<4x1024xf32>) outs(%s : memref<4xf32>)
       dimensions = [1]
