@@ -107,6 +107,10 @@ static void buildHostToLLVMPipeline(OpPassManager &pm, bool cuda) {
   // intrinsic); pcc-verify-closed allows exactly those functions.
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  // Structured control flow first: memref.alloca_scope (around runtime
+  // calls) lowers into its parent's blocks, which scf regions cannot have.
+  pm.addPass(createSCFToControlFlowPass());
   // Buffers come from the runtime's allocator, which enforces the memory
   // limit (cuda: managed memory, converted before gpu-to-llvm).
   if (!cuda) {
@@ -114,8 +118,6 @@ static void buildHostToLLVMPipeline(OpPassManager &pm, bool cuda) {
     memrefOptions.useGenericFunctions = true;
     pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   }
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
   pm.addPass(createConvertToLLVMPass());
   pcc::SPMDLaunchToLLVMOptions launchOptions;
   launchOptions.launchFunction = cuda ? "pcc_cuda_launch" : "pcc_launch";
@@ -129,6 +131,7 @@ static void buildHostToLLVMPipeline(OpPassManager &pm, bool cuda) {
 void pcc::buildCpuPipeline(OpPassManager &pm,
                            const CpuPipelineOptions &options) {
   buildBufferPipeline(pm, options.entry, /*cuda=*/false);
+  pm.addPass(pcc::createPCCMatmulToRuntime());
   pm.addNestedPass<func::FuncOp>(pcc::createPCCLowerStridedCopies());
   pm.addNestedPass<func::FuncOp>(pcc::createPCCReassociateReductions());
   pm.addPass(createConvertLinalgToLoopsPass());

@@ -274,9 +274,21 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
   for (int64_t axis : getAxisPositions(op))
     mask |= int64_t(1) << axis;
   Value maskValue = arith::ConstantIntOp::create(builder, loc, mask, 64);
-  auto unranked = [&](Value buffer) -> Value {
-    return memref::CastOp::create(
-        builder, loc, UnrankedMemRefType::get(elementType, 0), buffer);
+  // Calls the runtime function `name` with `args`, the last two of which
+  // (input and output buffers) go as unranked memrefs. Their descriptors are
+  // stack slots, made where the casts are: the alloca scope frees them after
+  // the call, or a collective in a loop would grow the stack every iteration.
+  auto callRuntime = [&](StringRef name, SmallVector<Value> args) {
+    auto scope = memref::AllocaScopeOp::create(builder, loc, TypeRange());
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
+    for (Value &arg : MutableArrayRef<Value>(args).take_back(2))
+      arg = memref::CastOp::create(
+          builder, loc, UnrankedMemRefType::get(elementType, 0), arg);
+    func::CallOp::create(
+        builder, loc, getRuntimeFunction(name, ValueRange(args).getTypes()),
+        args);
+    memref::AllocaScopeReturnOp::create(builder, loc, ValueRange());
   };
   Value inputBuffer = bufferOf(builder, loc, input);
 
@@ -304,12 +316,8 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
       }
     if (!output)
       output = allocate(builder, loc, stackedType);
-    Value args[] = {device, gridDims, maskValue, unranked(inputBuffer),
-                    unranked(output)};
-    func::CallOp::create(builder, loc,
-                         getRuntimeFunction("pcc_mlir_all_gather_" + suffix,
-                                            ValueRange(args).getTypes()),
-                         args);
+    callRuntime("pcc_mlir_all_gather_" + suffix,
+                {device, gridDims, maskValue, inputBuffer, output});
     Value result = bufferization::ToTensorOp::create(builder, loc, stackedType,
                                                      output, /*restrict=*/true,
                                                      /*writable=*/true);
@@ -352,16 +360,9 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
   Value output = scalar ? Value() : takeDestination(op, op->getResult(0));
   if (!output)
     output = allocate(builder, loc, inputType);
-  Value args[] = {device,
-                  gridDims,
-                  maskValue,
-                  reductionValue,
-                  unranked(inputBuffer),
-                  unranked(output)};
-  func::CallOp::create(builder, loc,
-                       getRuntimeFunction("pcc_mlir_all_reduce_" + suffix,
-                                          ValueRange(args).getTypes()),
-                       args);
+  callRuntime("pcc_mlir_all_reduce_" + suffix,
+              {device, gridDims, maskValue, reductionValue, inputBuffer,
+               output});
   Value result = bufferization::ToTensorOp::create(
       builder, loc, inputType, output, /*restrict=*/true, /*writable=*/true);
   if (scalar)

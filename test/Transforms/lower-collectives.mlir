@@ -62,6 +62,8 @@ func.func private @in_place(%device: i64, %x: tensor<8xf32>,
     attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 2>} {
   %i = arith.index_cast %device : i64 to index
   // CHECK: %[[RS:.*]] = memref.subview %[[R]]
+  // The call's descriptors live in a stack scope of their own.
+  // CHECK: memref.alloca_scope {
   // CHECK: %[[RC:.*]] = memref.cast %[[RS]] : memref<8xf32, strided<[1], offset: ?>> to memref<*xf32>
   // CHECK: call @pcc_mlir_all_reduce_f32(%[[DEV]], %{{.*}}, %c1_i64, %c0_i32, %{{.*}}, %[[RC]])
   // CHECK-NOT: materialize_in_destination

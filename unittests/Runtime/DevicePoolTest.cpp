@@ -71,8 +71,9 @@ TEST(DevicePool, ThreadsArePersistentAndReused) {
   EXPECT_TRUE(pthread_equal(first[0], pthread_self()));
   for (int d = 0; d < 8; ++d) {
     EXPECT_TRUE(pthread_equal(first[d], second[d])) << "device " << d;
-    if (d > 0)
+    if (d > 0) {
       EXPECT_FALSE(pthread_equal(first[d], pthread_self()));
+    }
     for (int e = 0; e < d; ++e)
       EXPECT_FALSE(pthread_equal(first[d], first[e]));
   }

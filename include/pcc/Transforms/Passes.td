@@ -247,6 +247,29 @@ def PCCReassociateReductions : Pass<"pcc-reassociate-reductions",
   }];
 }
 
+def PCCMatmulToRuntime : Pass<"pcc-matmul-to-runtime", "mlir::ModuleOp"> {
+  let summary = "Call the runtime's GEMM for linalg.matmul on f32 and f64 buffers";
+  let description = [{
+    On the cpu backend, replaces each `linalg.matmul` on f32 or f64 memrefs
+    whose rows are contiguous (innermost stride 1) and whose indexing maps
+    are the default ones by a call of `pcc_mlir_matmul_f32` / `_f64`, the
+    runtime's blocked and vectorized GEMM (C += A * B), the way XLA's CPU
+    backend calls Eigen. Other matmuls are left to become loops.
+
+    ```mlir
+    // before
+    linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
+                  outs(%c : memref<64x16xf32>)
+    // after
+    %0 = memref.cast %a : memref<64x32xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
+    ...
+    call @pcc_mlir_matmul_f32(%0, %1, %2) : (...) -> ()
+    ```
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def PCCLinalgToGPU : Pass<"pcc-linalg-to-gpu", "mlir::func::FuncOp"> {
   let summary = "Launch reductions and matmuls as kernels whose threads "
                 "cooperate";
