@@ -235,8 +235,8 @@ bool EntryCall::addBuffer(const BoundaryType &type, const std::string &what,
 
 std::unique_ptr<EntryCall>
 EntryCall::create(const EntrySignature &signature,
-                  const std::vector<Array> &arguments,
-                  BufferAllocator allocator, std::string &error) {
+                  std::vector<Array> &arguments, BufferAllocator allocator,
+                  bool releaseArguments, std::string &error) {
   std::unique_ptr<EntryCall> call(new EntryCall(signature, allocator));
   const std::string of = " of @" + signature.name;
   for (size_t index = 0; index < signature.arguments.size(); ++index) {
@@ -246,7 +246,10 @@ EntryCall::create(const EntrySignature &signature,
     Buffer &buffer = call->buffers.back();
     if (buffer.bytes != 0)
       std::memcpy(buffer.data, arguments[index].data.data(), buffer.bytes);
+    if (releaseArguments)
+      std::vector<uint8_t>().swap(arguments[index].data);
   }
+  call->numArguments = signature.arguments.size();
   for (size_t index = 0; index < signature.results.size(); ++index)
     if (!call->addBuffer(signature.results[index],
                          "result #" + std::to_string(index) + of, error))
@@ -260,16 +263,34 @@ EntryCall::create(const EntrySignature &signature,
 
 std::vector<std::unique_ptr<EntryCall>>
 pcc::host::createEntryCalls(const EntrySignature &signature,
-                 const std::vector<Array> &arguments,
-                 BufferAllocator allocator, unsigned long copies,
-                 std::string &error) {
+                            std::vector<Array> &arguments,
+                            BufferAllocator allocator, unsigned long copies,
+                            std::string &error) {
   std::vector<std::unique_ptr<EntryCall>> calls;
   for (unsigned long copy = 0; copy < copies; ++copy) {
-    calls.push_back(EntryCall::create(signature, arguments, allocator, error));
+    calls.push_back(EntryCall::create(signature, arguments, allocator,
+                                      /*releaseArguments=*/copy + 1 == copies,
+                                      error));
     if (!calls.back())
       return {};
   }
   return calls;
+}
+
+std::vector<Array>
+pcc::host::takeResults(std::vector<std::unique_ptr<EntryCall>> &calls,
+                       unsigned long repeat) {
+  std::unique_ptr<EntryCall> last = std::move(calls[(repeat - 1) % calls.size()]);
+  calls.clear();
+  last->releaseArguments();
+  return last->results();
+}
+
+void EntryCall::releaseArguments() {
+  for (size_t index = 0; index < numArguments; ++index) {
+    allocator.release(buffers[index].data);
+    buffers[index].data = nullptr;
+  }
 }
 
 std::vector<double>
@@ -295,7 +316,8 @@ void pcc::host::printRunTimes(const std::vector<double> &times) {
 
 EntryCall::~EntryCall() {
   for (Buffer &buffer : buffers)
-    allocator.release(buffer.data);
+    if (buffer.data)
+      allocator.release(buffer.data);
 }
 
 std::vector<Array> EntryCall::results() const {

@@ -167,8 +167,7 @@ int main(int argc, char **argv) {
     printRunTimes(times);
   else if (options.verbose)
     std::fprintf(stderr, "pcc: run: %.6f s\n", times.front());
-  std::vector<pcc::arrayio::Array> results =
-      calls[(options.repeat - 1) % calls.size()]->results();
+  std::vector<pcc::arrayio::Array> results = takeResults(calls, options.repeat);
   for (const pcc::arrayio::Array &result : results)
     std::printf("%s\n", pcc::arrayio::formatArray(result).c_str());
   std::fflush(stdout);

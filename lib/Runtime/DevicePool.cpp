@@ -73,6 +73,9 @@ struct Pool {
   alignas(64) std::atomic<int64_t> remaining{0};
   SpinWait allDone;
   int64_t numCores = 1;
+  /// The CPUs the process may run on, when known.
+  cpu_set_t allowedCpus;
+  bool hasAffinity = false;
   bool atexitRegistered = false;
 };
 
@@ -92,6 +95,10 @@ void *workerMain(void *arg) {
   Worker *w = static_cast<Worker *>(arg);
   isDeviceThread = true;
   Pool &p = pool();
+  // Started away from the caller's core (see ensureWorkers); from now on
+  // the scheduler may place it anywhere the process may run.
+  if (p.hasAffinity)
+    sched_setaffinity(0, sizeof(p.allowedCpus), &p.allowedCpus);
   uint64_t seen = 0;
   for (;;) {
     w->wakeUp.wait(
@@ -107,12 +114,7 @@ void *workerMain(void *arg) {
   return nullptr;
 }
 
-int64_t countCores() {
-  cpu_set_t set;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0)
-    return std::max(1, CPU_COUNT(&set));
-  return 1;
-}
+
 
 /// Stops and joins every worker. Runs at exit; skipped when the process exits
 /// from a device thread or while a call is running, where joining would wait
@@ -137,7 +139,9 @@ void shutdownPool() {
 /// Grows the pool to `n` workers. Returns false after printing an error.
 bool ensureWorkers(Pool &p, int64_t n) {
   if (!p.atexitRegistered) {
-    p.numCores = countCores();
+    p.hasAffinity =
+        sched_getaffinity(0, sizeof(p.allowedCpus), &p.allowedCpus) == 0;
+    p.numCores = p.hasAffinity ? std::max(1, CPU_COUNT(&p.allowedCpus)) : 1;
     if (std::atexit(shutdownPool) != 0) {
       std::fprintf(stderr, "pcc runtime error: cannot register atexit\n");
       return false;
@@ -152,6 +156,17 @@ bool ensureWorkers(Pool &p, int64_t n) {
   pthread_attr_getstacksize(&attr, &stackSize);
   if (stackSize < kMinStackSize)
     pthread_attr_setstacksize(&attr, kMinStackSize);
+  // A new thread may start on its creator's core and stay there, busy
+  // waiting with it, until the scheduler rebalances some milliseconds later:
+  // start it on another core (workerMain then lifts the restriction).
+  cpu_set_t elsewhere;
+  int here = sched_getcpu();
+  if (p.hasAffinity && here >= 0 && CPU_ISSET(here, &p.allowedCpus) &&
+      CPU_COUNT(&p.allowedCpus) > 1) {
+    elsewhere = p.allowedCpus;
+    CPU_CLR(here, &elsewhere);
+    pthread_attr_setaffinity_np(&attr, sizeof(elsewhere), &elsewhere);
+  }
   bool ok = true;
   while (int64_t(p.workers.size()) < n) {
     Worker *w = new (std::nothrow) Worker;

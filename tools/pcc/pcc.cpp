@@ -370,7 +370,7 @@ static LogicalResult execute(CompiledEntry &compiled, Backend backend,
   std::vector<double> times =
       pcc::host::runRepeatedly(compiled.program.entry, calls, repeatCount);
   timer.reportRuns(times);
-  return emitResults(calls[(repeatCount - 1) % calls.size()]->results());
+  return emitResults(pcc::host::takeResults(calls, repeatCount));
 }
 
 /// `pcc run`: everything after the command line.

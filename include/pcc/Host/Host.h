@@ -85,10 +85,12 @@ BufferAllocator gpuAllocator();
 class EntryCall {
 public:
   /// Allocates and fills the buffers, or returns null with `error` set.
+  /// With `releaseArguments`, each argument's data is freed once copied, so
+  /// that large inputs are not held twice.
   static std::unique_ptr<EntryCall>
   create(const EntrySignature &signature,
-         const std::vector<arrayio::Array> &arguments,
-         BufferAllocator allocator, std::string &error);
+         std::vector<arrayio::Array> &arguments, BufferAllocator allocator,
+         bool releaseArguments, std::string &error);
   ~EntryCall();
   EntryCall(const EntryCall &) = delete;
   EntryCall &operator=(const EntryCall &) = delete;
@@ -99,6 +101,9 @@ public:
 
   /// Copies the result buffers out as arrays.
   std::vector<arrayio::Array> results() const;
+
+  /// Frees the argument buffers (the runs are over).
+  void releaseArguments();
 
 private:
   /// A C-contiguous buffer and the memref descriptor that describes it:
@@ -120,16 +125,25 @@ private:
   std::vector<Buffer> buffers;
   std::vector<void *> descriptors;
   std::vector<void *> packed;
+  /// The first numArguments buffers are the arguments'.
+  size_t numArguments = 0;
 };
 
 /// The buffers of `copies` calls of the entry, each filled from `arguments`
-/// (see EntryCall::create): --rotate's copies. Null with `error` set on
-/// failure.
+/// (see EntryCall::create): --rotate's copies. The arguments' data is freed
+/// as the last copy takes it. Empty with `error` set on failure.
 std::vector<std::unique_ptr<EntryCall>>
 createEntryCalls(const EntrySignature &signature,
-                 const std::vector<arrayio::Array> &arguments,
+                 std::vector<arrayio::Array> &arguments,
                  BufferAllocator allocator, unsigned long copies,
                  std::string &error);
+
+/// The results of the last of `repeat` runs (runRepeatedly), copied out
+/// after every other buffer is freed, so that the copies do not double the
+/// memory held.
+std::vector<arrayio::Array>
+takeResults(std::vector<std::unique_ptr<EntryCall>> &calls,
+            unsigned long repeat);
 
 /// Runs `entry` `repeat` times, run r on the buffers of calls[r % size]
 /// (--rotate: a benchmark's runs then do not find their data in cache), and
