@@ -151,23 +151,27 @@ class Pcc:
         np.save(path, array)
         return path
 
-    def time(self, exe, args, repeat, rotate, expected=None, extra=()):
-        """Runs `exe` --repeat times cycling through `rotate` copies of its
-        buffers; returns each run's seconds, less a first warm-up run
-        (threads start, pages are touched). `expected` (NumPy arrays) is
-        compared with what the executable prints."""
+    def time(self, exe, args, repeat, rotate, expected=None, processes=1):
+        """Runs `exe` in `processes` processes, each --repeat times cycling
+        through `rotate` copies of its buffers; returns every run's seconds,
+        less each process's first run (threads start, pages are touched).
+        Several processes average over the luck of thread placement. What
+        each prints is compared with `expected` (NumPy arrays)."""
+        times = []
         repeat += 1
-        result = run([exe, *args, f"--repeat={repeat}",
-                      f"--rotate={max(1, min(rotate, repeat))}", *extra])
-        times = [float(m.group(1)) for m in
-                 re.finditer(r"^pcc: run \d+/\d+: ([0-9.e+-]+) s$",
-                             result.stderr, re.M)]
-        if len(times) != repeat:
-            sys.exit(f"bench: {exe} printed {len(times)} run times, "
-                     f"expected {repeat}:\n{result.stderr[-2000:]}")
-        if expected is not None:
-            check_printed(exe, result.stdout, expected)
-        return times[1:]
+        for _ in range(processes):
+            result = run([exe, *args, f"--repeat={repeat}",
+                          f"--rotate={max(1, min(rotate, repeat))}"])
+            these = [float(m.group(1)) for m in
+                     re.finditer(r"^pcc: run \d+/\d+: ([0-9.e+-]+) s$",
+                                 result.stderr, re.M)]
+            if len(these) != repeat:
+                sys.exit(f"bench: {exe} printed {len(these)} run times, "
+                         f"expected {repeat}:\n{result.stderr[-2000:]}")
+            if expected is not None:
+                check_printed(exe, result.stdout, expected)
+            times += these[1:]
+        return times
 
 
 NUMBER = re.compile(r"-?(?:\d+\.?\d*(?:e[+-]?\d+)?|inf|nan)")
@@ -256,14 +260,18 @@ def bench_collectives(pcc, tools, cfg, bounds):
                 repeat = repeats(cfg, size)
                 rotate = rotation(n * size + out_bytes)
                 args = [pcc.save("x", x)]
-                ours = stats(pcc.time(exe, args, repeat, rotate, [expected]))
-                mpi_out = run(["mpirun", "--allow-run-as-root",
-                               "--oversubscribe", "-np",
-                               str(n), tools["mpi"],
+                procs = cfg["processes"]
+                ours = stats(pcc.time(exe, args, repeat, rotate, [expected],
+                                      procs))
+                mpi_times = []
+                for _ in range(procs):
+                    out = run(["mpirun", "--allow-run-as-root",
+                               "--oversubscribe", "-np", str(n), tools["mpi"],
                                "allreduce" if kind == "psum" else "allgather",
                                str(count), str(repeat + 1),
                                str(min(rotate, repeat + 1))]).stdout.split()
-                theirs = stats([float(t) for t in mpi_out[1:]])
+                    mpi_times += [float(t) for t in out[1:]]
+                theirs = stats(mpi_times)
                 # Bytes every device reads and writes: all-reduce reads N
                 # inputs and writes its output; all-gather reads N inputs
                 # and writes N slices.
@@ -283,7 +291,7 @@ def bench_dispatch(pcc, cfg):
     exe = pcc.compile("dispatch.mlir")
     x = np.arange(4, dtype=np.float32)
     times = pcc.time(exe, [pcc.save("d", x)], cfg["dispatch_repeat"], 1,
-                     [x * 2])
+                     [x * 2], cfg["processes"])
     return stats(times)
 
 
@@ -337,7 +345,8 @@ def bench_fma(pcc, cfg, bounds):
     exe = pcc.compile("fma.mlir", N=n, COUNT=count)
     args = [pcc.save(name, v) for name, v in (("a", a), ("b", b), ("c", c))]
     ours = stats(pcc.time(exe, args, cfg["repeat_large"],
-                          rotation(4 * a.nbytes), [a * b + c]))
+                          rotation(4 * a.nbytes), [a * b + c],
+                          cfg["processes"]))
     bound = 4 * a.nbytes / copy_bandwidth(bounds, n)
     return dict(devices=n, count=count, pcc=ours, bound=bound)
 
@@ -347,7 +356,8 @@ def bench_row_sum(pcc, cfg, bounds):
     m = exact_floats((n, rows, cols), seed=4)
     exe = pcc.compile("row_sum.mlir", N=n, ROWS=rows, COLS=cols)
     ours = stats(pcc.time(exe, [pcc.save("m", m)], cfg["repeat_large"],
-                          rotation(m.nbytes), [m.sum(axis=2)]))
+                          rotation(m.nbytes), [m.sum(axis=2)],
+                          cfg["processes"]))
     bound = m.nbytes / bounds["read2"]["bandwidth"]
     return dict(devices=n, rows=rows, cols=cols, pcc=ours, bound=bound)
 
@@ -358,7 +368,8 @@ def bench_matmul(pcc, cfg, bounds):
     b = exact_floats((1, size, size), seed=6)
     exe = pcc.compile("matmul.mlir", N=1, SIZE=size)
     args = [pcc.save("ma", a), pcc.save("mb", b)]
-    ours = stats(pcc.time(exe, args, cfg["matmul_repeat"], 1, [a @ b]))
+    ours = stats(pcc.time(exe, args, cfg["matmul_repeat"], 1, [a @ b],
+                          cfg["processes"]))
     return dict(size=size, pcc=ours, openblas=bounds["sgemm"])
 
 
@@ -562,12 +573,13 @@ CONFIGS = {
     "full": dict(
         sizes=[8, 64, 512, 4 * KiB, 32 * KiB, 256 * KiB, MiB, 4 * MiB,
                16 * MiB, 64 * MiB],
-        devices=[2, 4, 8], repeat_small=1000, repeat_large=7,
+        devices=[2, 4, 8], repeat_small=300, repeat_large=5, processes=3,
         bound_bytes=256 * MiB, bound_repeat=7, matmul=1024, matmul_repeat=5,
         dispatch_repeat=10000, compile_repeat=7, fma_count=16 * MiB,
         row_sum_shape=(4096, 16384), peak_bytes=64 * MiB),
     "tiny": dict(
         sizes=[8, 4 * KiB], devices=[2], repeat_small=3, repeat_large=3,
+        processes=1,
         bound_bytes=MiB, bound_repeat=2, matmul=64, matmul_repeat=2,
         dispatch_repeat=10, compile_repeat=1, fma_count=4096,
         row_sum_shape=(16, 256), peak_bytes=4 * KiB),
