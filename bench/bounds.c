@@ -6,6 +6,9 @@
  *                                      bound counts bytes read plus written)
  *   bounds read THREADS BYTES REPEAT   seconds for THREADS threads each to
  *                                      sum its own BYTES of floats
+ *
+ * Like the benchmarks, repetitions cycle through enough buffers (64 MiB per
+ * thread) that none finds its data in cache.
  *   bounds sgemm SIZE REPEAT           seconds for one OpenBLAS sgemm of
  *                                      SIZE^3 on one thread
  */
@@ -33,6 +36,8 @@ static void fail(const char *message) {
 struct Job {
   int read;
   size_t bytes;
+  int copies; /* buffers to cycle through */
+  float **srcs, **dsts;
   float *src, *dst;
   pthread_barrier_t *start;
   double seconds;
@@ -64,20 +69,28 @@ static void bandwidth(int read, int threads, size_t bytes, int repeat) {
   struct Job *jobs = calloc(threads, sizeof(struct Job));
   pthread_t *ids = calloc(threads, sizeof(pthread_t));
   pthread_barrier_t start;
+  int copies = (int)((((size_t)64 << 20) + bytes - 1) / bytes);
   for (int t = 0; t < threads; ++t) {
     jobs[t].read = read;
     jobs[t].bytes = bytes;
-    jobs[t].src = aligned_alloc(64, bytes);
-    jobs[t].dst = read ? NULL : aligned_alloc(64, bytes);
-    if (!jobs[t].src || (!read && !jobs[t].dst))
-      fail("out of memory");
-    memset(jobs[t].src, 1, bytes);
-    if (!read)
-      memset(jobs[t].dst, 2, bytes);
+    jobs[t].copies = copies;
+    jobs[t].srcs = calloc(copies, sizeof(float *));
+    jobs[t].dsts = calloc(copies, sizeof(float *));
+    for (int c = 0; c < copies; ++c) {
+      jobs[t].srcs[c] = aligned_alloc(64, bytes);
+      jobs[t].dsts[c] = read ? NULL : aligned_alloc(64, bytes);
+      if (!jobs[t].srcs[c] || (!read && !jobs[t].dsts[c]))
+        fail("out of memory");
+      memset(jobs[t].srcs[c], 1, bytes);
+      if (!read)
+        memset(jobs[t].dsts[c], 2, bytes);
+    }
   }
   for (int r = 0; r < repeat; ++r) {
     pthread_barrier_init(&start, NULL, threads);
     for (int t = 0; t < threads; ++t) {
+      jobs[t].src = jobs[t].srcs[r % copies];
+      jobs[t].dst = jobs[t].dsts[r % copies];
       jobs[t].start = &start;
       pthread_create(&ids[t], NULL, runJob, &jobs[t]);
     }

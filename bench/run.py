@@ -1,11 +1,12 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """pcc's benchmark harness: builds what it needs, runs every benchmark side by
 side with its baseline in the same run, and writes docs/benchmarks.md with its
 plots (docs/benchmarks/*.png) and raw figures (docs/benchmarks/results.json).
 
     bench/run.py            the full run (about 15 minutes on 2 cores)
     bench/run.py --tiny     every benchmark once at a tiny size, into a
-                            scratch directory: proves the harness works (CI)
+                            scratch directory: proves the harness works
+                            (test/bench/tiny.test, with --pcc)
 
 Every figure is the median (with min and max) of several timed runs. pcc's
 runs are the executables of `pcc compile`, run with --repeat and --rotate so
@@ -29,12 +30,11 @@ import sys
 import tempfile
 import time
 
-import numpy as np
-
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 PACKAGES = ["openmpi-bin", "libopenmpi-dev", "libopenblas-dev",
-            "python3-matplotlib", "mlir-22-tools"]
+            "python3-numpy", "python3-matplotlib", "mlir-22-tools"]
+np = None  # NumPy, imported once the packages are there
 KiB, MiB = 1024, 1024 * 1024
 MLIR_BIN = "/usr/lib/llvm-22/bin"
 
@@ -88,18 +88,21 @@ def install_packages():
             env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"))
 
 
-def build_tools(build):
-    """Builds pcc (scripts/setup.sh) and the C baselines into build/bench."""
-    log("bench: building pcc")
-    run([os.path.join(ROOT, "scripts", "setup.sh"), "pcc"],
-        env=dict(os.environ, PCC_BUILD_DIR=build))
+def build_tools(build, pcc=None):
+    """Builds pcc (scripts/setup.sh; or takes `pcc`, already built) and the C
+    baselines into `build`/bench."""
+    if not pcc:
+        log("bench: building pcc")
+        run([os.path.join(ROOT, "scripts", "setup.sh"), "pcc"],
+            env=dict(os.environ, PCC_BUILD_DIR=build))
+        pcc = os.path.join(build, "bin", "pcc")
     out = os.path.join(build, "bench")
     os.makedirs(out, exist_ok=True)
     run(["mpicc", "-O2", "-o", os.path.join(out, "mpi_collectives"),
          os.path.join(BENCH, "mpi_collectives.c")])
     run(["cc", "-O2", "-o", os.path.join(out, "bounds"),
          os.path.join(BENCH, "bounds.c"), "-lopenblas", "-lpthread"])
-    return {"pcc": os.path.join(build, "bin", "pcc"),
+    return {"pcc": pcc,
             "mpi": os.path.join(out, "mpi_collectives"),
             "bounds": os.path.join(out, "bounds")}
 
@@ -670,13 +673,20 @@ def main():
     parser.add_argument("--out", help="where benchmarks.md goes (default: "
                         "docs/, or a scratch directory with --tiny)")
     parser.add_argument("--build", default=os.environ.get(
-        "PCC_BUILD_DIR", os.path.join(ROOT, "build")))
+        "PCC_BUILD_DIR", os.path.join(ROOT, "build")),
+        help="pcc's build directory; the baselines are built in its bench/")
+    parser.add_argument("--pcc", help="use this pcc, already built (the "
+                        "baselines then go to --build; nothing is installed)")
     args = parser.parse_args()
     cfg = CONFIGS["tiny" if args.tiny else "full"]
     command = "bench/run.py" + (" --tiny" if args.tiny else "")
 
-    install_packages()
-    tools = build_tools(args.build)
+    if not args.pcc:
+        install_packages()
+    global np
+    import numpy
+    np = numpy
+    tools = build_tools(args.build, args.pcc)
     with tempfile.TemporaryDirectory(prefix="pcc-bench-") as scratch:
         out_dir = args.out or (os.path.join(scratch, "report") if args.tiny
                                else os.path.join(ROOT, "docs"))

@@ -8,8 +8,10 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${PCC_BUILD_DIR:-$root/build}
 
+# The last line is for bench/ (test/bench/tiny.test runs its harness).
 packages=(cmake ninja-build g++ ccache python3-numpy libgtest-dev
-          llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools)
+          llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+          openmpi-bin libopenmpi-dev libopenblas-dev python3-matplotlib)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null |

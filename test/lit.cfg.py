@@ -42,3 +42,19 @@ def count_gpus():
 
 if count_gpus() > 0:
     config.available_features.add("cuda")
+
+# The benchmark harness's baselines and plots (scripts/setup.sh installs
+# them): Open MPI, OpenBLAS, matplotlib, mlir-runner.
+def has_bench_tools():
+    import importlib.util
+    import shutil
+    cblas = any(os.path.exists(path) for path in (
+        "/usr/include/cblas.h", "/usr/include/x86_64-linux-gnu/cblas.h"))
+    return (shutil.which("mpicc") is not None and cblas
+            and importlib.util.find_spec("matplotlib") is not None
+            and os.path.exists(os.path.join(config.llvm_tools_dir,
+                                            "mlir-runner")))
+
+
+if has_bench_tools():
+    config.available_features.add("bench-tools")
