@@ -29,6 +29,7 @@
 #include <cstring>
 #include <memory>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -177,33 +178,123 @@ int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,
   return device;
 }
 
+CallSite &currentCallSite() {
+  thread_local CallSite site;
+  return site;
+}
+
+namespace {
+
+/// The collective each device is waiting in (its call site), for the
+/// messages of the others: devices past the table's end are not tracked.
+constexpr int64_t kTrackedDevices = 4096;
+std::atomic<const char *> waitingIn[kTrackedDevices];
+
+/// Marks `device` as waiting in `site` for the lifetime of the object.
+class Waiting {
+public:
+  Waiting(int64_t device, const char *site) : device(device) {
+    if (device < kTrackedDevices)
+      waitingIn[device].store(site ? site : "a collective",
+                              std::memory_order_relaxed);
+  }
+  ~Waiting() {
+    if (device < kTrackedDevices)
+      waitingIn[device].store(nullptr, std::memory_order_relaxed);
+  }
+
+private:
+  int64_t device;
+};
+
+/// "`<site>`" or "<op> (no source location)".
+std::string describe(const char *site, const char *op) {
+  return site ? std::string("`") + site + "`"
+              : std::string(op) + " (no source location)";
+}
+
+/// Only the first error is printed: every member of a group finds it.
+std::atomic<bool> failing{false};
+
+[[noreturn]] void failCollective(const std::string &message) {
+  if (!failing.exchange(true)) {
+    std::fprintf(stderr, "pcc runtime error: %s\n", message.c_str());
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+  // Another member is reporting; wait for its exit.
+  for (;;)
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+} // namespace
+
 // A device that never reaches the collective would otherwise block its group
 // forever.
 void meet(GroupSlot &slot, const char *op, int64_t device,
           const GroupPos &pos) {
-  uint64_t arrivals =
-      slot.members[pos.rank].arrivals.fetch_add(1, std::memory_order_relaxed) +
-      1;
+  MemberBuffers &self = slot.members[pos.rank];
+  uint64_t arrivals = self.arrivals.fetch_add(1, std::memory_order_relaxed) + 1;
+  const char *site = currentCallSite().description;
+  Waiting waiting(device, site);
   if (slot.barrier.arriveAndWait(pos.size, std::chrono::steady_clock::now() +
                                                collectiveTimeout()))
     return;
   std::string missing;
-  for (int64_t rank = 0; rank < pos.size; ++rank)
-    if (slot.members[rank].arrivals.load(std::memory_order_relaxed) < arrivals)
-      missing += (missing.empty() ? "" : ", ") +
-                 std::to_string(memberDevice(int64_t(slot.dims.size()),
-                                             slot.dims.data(), slot.mask,
-                                             slot.leader, rank));
-  std::fprintf(stderr,
-               "pcc runtime error: %s: device %lld waited more than %g s for "
-               "the other devices of its group; device(s) %s never reached "
-               "this collective. PCC_COLLECTIVE_TIMEOUT sets the limit in "
-               "seconds\n",
-               op, static_cast<long long>(device),
-               std::chrono::duration<double>(collectiveTimeout()).count(),
-               missing.c_str());
-  std::fflush(stderr);
-  std::_Exit(1);
+  for (int64_t rank = 0; rank < pos.size; ++rank) {
+    if (slot.members[rank].arrivals.load(std::memory_order_relaxed) >= arrivals)
+      continue;
+    int64_t peer = memberDevice(int64_t(slot.dims.size()), slot.dims.data(),
+                                slot.mask, slot.leader, rank);
+    const char *elsewhere = peer < kTrackedDevices
+                                ? waitingIn[peer].load(std::memory_order_relaxed)
+                                : nullptr;
+    missing += (missing.empty() ? "" : "; ") + std::string("device ") +
+               std::to_string(peer) +
+               (elsewhere ? std::string(", which waits in ") +
+                                (std::strcmp(elsewhere, "a collective")
+                                     ? "`" + std::string(elsewhere) + "`"
+                                     : std::string("another collective"))
+                          : std::string(", which is not in a collective"));
+  }
+  char seconds[32];
+  std::snprintf(seconds, sizeof(seconds), "%g",
+                std::chrono::duration<double>(collectiveTimeout()).count());
+  failCollective(describe(site, op) + ": device " +
+                 std::to_string(device) + " waited more than " + seconds +
+                 " s for the other devices of its group; never arrived: " +
+                 missing +
+                 ". Devices must run the same collectives in the same "
+                 "order; PCC_COLLECTIVE_TIMEOUT sets the limit in seconds");
+}
+
+void publishAndMeet(GroupSlot &slot, const char *op, int64_t device,
+                    const GroupPos &pos, const void *in, void *out,
+                    const Fingerprint &fingerprint) {
+  MemberBuffers &self = slot.members[pos.rank];
+  self.in = in;
+  self.out = out;
+  self.fingerprint = fingerprint;
+  self.site = currentCallSite().description;
+  meet(slot, op, device, pos);
+  // Every member compares every fingerprint with its own, so that if any
+  // differs, all of them stop here and none reads a peer's buffer.
+  for (int64_t rank = 0; rank < pos.size; ++rank) {
+    const MemberBuffers &peer = slot.members[rank];
+    if (peer.fingerprint == fingerprint)
+      continue;
+    int64_t peerDevice =
+        memberDevice(int64_t(slot.dims.size()), slot.dims.data(), slot.mask,
+                     slot.leader, rank);
+    uint64_t number = (self.arrivals.load(std::memory_order_relaxed) + 1) / 2;
+    failCollective(
+        "devices of a group met in different collectives: device " +
+        std::to_string(device) + " runs " + describe(self.site, op) +
+        " and device " + std::to_string(peerDevice) + " runs " +
+        describe(peer.site, op) + " (collective #" + std::to_string(number) +
+        " of their group). Devices must run the same collectives, with the "
+        "same types and shapes, in the same order");
+  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -514,9 +605,8 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
   }
   const char *op = "pcc_all_reduce";
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
-  slot->members[pos.rank].in = in;
-  slot->members[pos.rank].out = out;
-  meet(*slot, op, device, pos);
+  publishAndMeet(*slot, op, device, pos, in, out,
+                 {reduction, dtype, count, currentCallSite().shape});
   int64_t lo, hi;
   sliceOf(count, es, pos.size, pos.rank, lo, hi);
   if (lo < hi)
@@ -542,9 +632,8 @@ extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
     return;
   }
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
-  slot->members[pos.rank].in = in;
-  slot->members[pos.rank].out = out;
-  meet(*slot, op, device, pos);
+  publishAndMeet(*slot, op, device, pos, in, out,
+                 {kAllGatherKind, dtype, count, currentCallSite().shape});
   // Each member pulls every input into its own output: it writes only its
   // own memory, and the work is evenly spread.
   char *dst = static_cast<char *>(out);

@@ -64,11 +64,49 @@ GroupPos checkAllGather(int64_t device, int64_t gridRank, const int64_t *dims,
 int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,
                      int64_t leader, int64_t rank);
 
+/// What a member asks of a collective. The members of a group must agree on
+/// it, or they would exchange buffers of different sizes and types; where
+/// the program cannot prove they do (issue 2's uniformity check stops what
+/// it can), the runtime checks before any buffer is touched.
+struct Fingerprint {
+  int32_t kind = 0;   ///< The reduction (PCC_SUM, ...) or kAllGatherKind.
+  int32_t dtype = 0;
+  int64_t count = 0;  ///< Elements of the input.
+  uint64_t shape = 0; ///< Hash of the input's shape (0 when not known).
+
+  bool operator==(const Fingerprint &other) const {
+    return kind == other.kind && dtype == other.dtype &&
+           count == other.count && shape == other.shape;
+  }
+};
+constexpr int32_t kAllGatherKind = -1;
+
+/// Where generated code calls a collective: set by the memref shims for the
+/// duration of their call (CallSiteScope), read by the platforms for
+/// fingerprints and error messages.
+struct CallSite {
+  /// "spmd.psum over \"i\" : tensor<4xf32> at prog.mlir:7:10", or null.
+  const char *description = nullptr;
+  uint64_t shape = 0;
+};
+CallSite &currentCallSite();
+
+/// Sets the calling thread's current call site for its lifetime.
+class CallSiteScope {
+public:
+  CallSiteScope(const char *description, uint64_t shape) {
+    currentCallSite() = {description, shape};
+  }
+  ~CallSiteScope() { currentCallSite() = {}; }
+};
+
 /// A member's published buffers, one cache line each so that members
 /// publishing at the same time do not contend.
 struct alignas(64) MemberBuffers {
   const void *in;
   void *out;
+  Fingerprint fingerprint;
+  const char *site = nullptr;
   /// How many barriers this member has reached: tells a member that timed
   /// out which peers are missing.
   std::atomic<uint64_t> arrivals{0};
@@ -96,9 +134,18 @@ GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
                     const GroupPos &pos);
 
 /// Waits at the slot's barrier for the other members of the group. A member
-/// that waits past the collective timeout ends the process with status 1 and
-/// names the devices that did not arrive.
+/// that waits past the collective timeout ends the process with status 1,
+/// naming its collective, the devices that did not arrive and where they
+/// wait instead.
 void meet(GroupSlot &slot, const char *op, int64_t device, const GroupPos &pos);
+
+/// The first meeting of a collective: publishes the member's buffers,
+/// fingerprint and call site, meets the group, and checks that every member
+/// asked for the same collective. On a mismatch the process ends with status
+/// 1 and an error naming both collectives, before any buffer is read.
+void publishAndMeet(GroupSlot &slot, const char *op, int64_t device,
+                    const GroupPos &pos, const void *in, void *out,
+                    const Fingerprint &fingerprint);
 
 /// Reduces `count` elements of `dtype` over `n` inputs in rank order (the
 /// semantics of pcc_all_reduce) into `out`, on the calling thread. `out` may

@@ -211,10 +211,12 @@ void waitNccl(CudaDevice &self, ncclComm_t comm, const char *op, int32_t dtype,
     }
     if (std::chrono::steady_clock::now() >= deadline) {
       n.commAbort(comm);
-      cudaFatal("%s waited more than %g s for the other devices of its "
+      const char *site = currentCallSite().description;
+      cudaFatal("%s%s%s waited more than %g s for the other devices of its "
                 "group; some device never reached this collective. "
                 "PCC_COLLECTIVE_TIMEOUT sets the limit in seconds",
-                describeOp(op, dtype, count).c_str(),
+                describeOp(op, dtype, count).c_str(), site ? " at `" : "",
+                site ? (std::string(site) + "`").c_str() : "",
                 std::chrono::duration<double>(collectiveTimeout()).count());
     }
     // Poll eagerly for short collectives, then every 20 us.
@@ -334,14 +336,15 @@ CudaCollectivePath begin(Call &call) {
 
 /// pcc's own collectives (several devices on one GPU), first step: once the
 /// caller's stream has finished writing `in`, publishes the buffers in the
-/// group's slot and waits for the other members. From then on until
+/// group's slot, waits for the other members and checks that they all run
+/// the same collective (publishAndMeet). The NCCL path does not check:
+/// that would cost a host meeting per collective. From then on until
 /// leave(), every member may read every other member's input.
-GroupSlot &publish(const Call &call) {
+GroupSlot &publish(const Call &call, const Fingerprint &fingerprint) {
   GroupSlot &slot = call.slot();
   cudaSyncDevice(*call.self);
-  slot.members[call.pos.rank].in = call.in;
-  slot.members[call.pos.rank].out = call.out;
-  call.meet(slot);
+  publishAndMeet(slot, call.op, call.device, call.pos, call.in, call.out,
+                 fingerprint);
   return slot;
 }
 
@@ -433,7 +436,7 @@ void pcc::runtime::cudaAllReduce(int64_t device, int64_t gridRank,
   }
   case CudaCollectivePath::Peer: {
     CudaDevice &self = *call.self;
-    GroupSlot &slot = publish(call);
+    GroupSlot &slot = publish(call, {reduction, dtype, count, currentCallSite().shape});
     const void **table = inputTable(self, size_t(call.pos.size));
     for (int64_t r = 0; r < call.pos.size; ++r)
       table[r] = slot.members[r].in;
@@ -469,7 +472,7 @@ void pcc::runtime::cudaAllGather(int64_t device, int64_t gridRank,
     return;
   }
   case CudaCollectivePath::Peer: {
-    GroupSlot &slot = publish(call);
+    GroupSlot &slot = publish(call, {kAllGatherKind, dtype, count, currentCallSite().shape});
     // Each member pulls every input into its own output.
     for (int64_t r = 0; r < call.pos.size; ++r)
       copyAsync(*call.self, static_cast<char *>(out) + r * call.bytes,

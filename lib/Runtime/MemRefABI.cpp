@@ -13,6 +13,7 @@
 
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include "Collectives.h"
 #include "CudaPlatform.h"
 
 #include <cstdio>
@@ -66,6 +67,14 @@ public:
   char *data;
   int64_t count;
 
+  /// A hash of the shape, for fingerprints.
+  uint64_t shapeHash() const {
+    uint64_t hash = 1469598103934665603ull ^ uint64_t(rank);
+    for (int64_t dim = 0; dim < rank; ++dim)
+      hash = (hash ^ uint64_t(sizes[dim])) * 1099511628211ull;
+    return hash;
+  }
+
 private:
   /// Copies the elements of dimensions [dim, rank) at `at` to (pack) or from
   /// the packed run at `cursor`, advancing it.
@@ -88,15 +97,22 @@ private:
   const int64_t *strides;
   std::vector<char> packed;
 };
+/// The text of a call-site string (a NUL-terminated i8 buffer).
+const char *siteText(const pcc_unranked_memref *site) {
+  Buffer text(site, 1, false);
+  return text.data;
+}
 } // namespace
 
 #define PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)               \
   void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      pcc_unranked_memref *in, pcc_unranked_memref *out) {                     \
+      pcc_unranked_memref *in, pcc_unranked_memref *out,                       \
+      pcc_unranked_memref *site) {                                             \
     Buffer dims(grid, sizeof(int64_t), false);                                 \
     Buffer input(in, elementSize, false);                                      \
     Buffer output(out, elementSize, true);                                     \
+    pcc::runtime::CallSiteScope scope(siteText(site), input.shapeHash());      \
     auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
     if (pcc::runtime::boundCudaDevice())                                       \
       pcc::runtime::cudaAllGather(device, dims.count, gridDims, axes_mask,     \
@@ -110,10 +126,12 @@ private:
   PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)                     \
   void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out) {  \
+      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out,    \
+      pcc_unranked_memref *site) {                                             \
     Buffer dims(grid, sizeof(int64_t), false);                                 \
     Buffer input(in, elementSize, false);                                      \
     Buffer output(out, elementSize, true);                                     \
+    pcc::runtime::CallSiteScope scope(siteText(site), input.shapeHash());      \
     auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
     if (pcc::runtime::boundCudaDevice())                                       \
       pcc::runtime::cudaAllReduce(device, dims.count, gridDims, axes_mask,     \

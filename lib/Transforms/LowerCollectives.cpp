@@ -23,6 +23,7 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 namespace pcc {
@@ -56,10 +57,15 @@ private:
   /// Declares (once) the runtime function `name` with the given argument
   /// types, for calls through the C interface.
   func::FuncOp getRuntimeFunction(StringRef name, TypeRange argTypes);
+  /// A NUL-terminated i8 buffer describing `op` and where it is in the
+  /// source (one constant global per distinct text).
+  Value getSiteString(OpBuilder &builder, Operation *op);
 
   func::FuncOp function;
   ModuleOp module;
   SymbolTable &symbols;
+  /// The site strings made so far, by text.
+  llvm::StringMap<memref::GlobalOp> siteStrings;
   ArrayRef<int64_t> sizes;
   Value device;      // i64, the function's first argument
   Value deviceIndex; // the same, as an index
@@ -150,6 +156,46 @@ func::FuncOp CollectiveLowering::getRuntimeFunction(StringRef name,
   declaration->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
   symbols.insert(declaration);
   return declaration;
+}
+
+/// "spmd.psum over \"i\" : tensor<4xf32> at prog.mlir:7:10".
+static std::string describeCollective(Operation *op) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << op->getName() << " over ";
+  ArrayAttr axes = cast<AxisOpInterface>(op).getAxisNames();
+  if (axes.size() == 1)
+    os << axes[0];
+  else
+    os << axes;
+  os << " : " << op->getOperand(0).getType();
+  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
+    os << " at " << file.getFilename().getValue() << ":" << file.getLine()
+       << ":" << file.getColumn();
+  return text;
+}
+
+Value CollectiveLowering::getSiteString(OpBuilder &builder, Operation *op) {
+  std::string text = describeCollective(op);
+  memref::GlobalOp &global = siteStrings[text];
+  auto type =
+      MemRefType::get({int64_t(text.size()) + 1}, builder.getI8Type());
+  if (!global) {
+    SmallVector<int8_t> bytes(text.begin(), text.end());
+    bytes.push_back(0);
+    OpBuilder moduleBuilder(function);
+    global = memref::GlobalOp::create(
+        moduleBuilder, op->getLoc(),
+        (function.getSymName() + "_site").str(),
+        moduleBuilder.getStringAttr("private"), type,
+        DenseElementsAttr::get(
+            RankedTensorType::get(type.getShape(), builder.getI8Type()),
+            ArrayRef<int8_t>(bytes)),
+        /*constant=*/true, /*alignment=*/IntegerAttr());
+    symbols.insert(global);
+  }
+  return memref::GetGlobalOp::create(builder, op->getLoc(), type,
+                                     global.getSymName());
 }
 
 /// Whether the axes of `op` are named in grid order, the order in which the
@@ -275,9 +321,12 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     mask |= int64_t(1) << axis;
   Value maskValue = arith::ConstantIntOp::create(builder, loc, mask, 64);
   // Calls the runtime function `name` with `args`, the last two of which
-  // (input and output buffers) go as unranked memrefs. Their descriptors are
-  // stack slots, made where the casts are: the alloca scope frees them after
-  // the call, or a collective in a loop would grow the stack every iteration.
+  // (input and output buffers) go as unranked memrefs, followed by the call
+  // site's description (for the runtime's error messages). Their
+  // descriptors are stack slots, made where the casts are: the alloca scope
+  // frees them after the call, or a collective in a loop would grow the
+  // stack every iteration.
+  Value site = getSiteString(builder, op);
   auto callRuntime = [&](StringRef name, SmallVector<Value> args) {
     auto scope = memref::AllocaScopeOp::create(builder, loc, TypeRange());
     OpBuilder::InsertionGuard guard(builder);
@@ -285,6 +334,8 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     for (Value &arg : MutableArrayRef<Value>(args).take_back(2))
       arg = memref::CastOp::create(
           builder, loc, UnrankedMemRefType::get(elementType, 0), arg);
+    args.push_back(memref::CastOp::create(
+        builder, loc, UnrankedMemRefType::get(builder.getI8Type(), 0), site));
     func::CallOp::create(
         builder, loc, getRuntimeFunction(name, ValueRange(args).getTypes()),
         args);

@@ -2,8 +2,8 @@
 
 // A device function as spmd-outline-pmaps makes it, on a 2 x 3 grid.
 // CHECK-DAG: memref.global "private" constant @device_grid : memref<2xi64> = dense<[2, 3]>
-// CHECK-DAG: func.func private @pcc_mlir_all_gather_f32(i64, memref<*xi64>, i64, memref<*xf32>, memref<*xf32>) attributes {llvm.emit_c_interface}
-// CHECK-DAG: func.func private @pcc_mlir_all_reduce_f32(i64, memref<*xi64>, i64, i32, memref<*xf32>, memref<*xf32>) attributes {llvm.emit_c_interface}
+// CHECK-DAG: func.func private @pcc_mlir_all_gather_f32(i64, memref<*xi64>, i64, memref<*xf32>, memref<*xf32>, memref<*xi8>) attributes {llvm.emit_c_interface}
+// CHECK-DAG: func.func private @pcc_mlir_all_reduce_f32(i64, memref<*xi64>, i64, i32, memref<*xf32>, memref<*xf32>, memref<*xi8>) attributes {llvm.emit_c_interface}
 
 // CHECK-LABEL: func private @device
 // CHECK-SAME: (%[[DEV:.*]]: i64
@@ -54,6 +54,9 @@ func.func private @device(%device: i64, %x: tensor<4x2xf32>, %s: f32)
 // A result that is only stored into the pmap's result slice is written there
 // directly; the slice is taken before the collective. A non-contiguous
 // destination keeps its own buffer and store.
+// Each collective names itself and its source location for the runtime's
+// error messages, in a NUL-terminated string.
+// CHECK: memref.global "private" constant @in_place_site : memref<{{[0-9]+}}xi8> = dense<[115, 112, 109, 100, 46, 112, 115, 117, 109, 32, 111, 118, 101, 114, 32, 34, 105, 34, 32, 58, 32, 116, 101, 110, 115, 111, 114, 60, 56, 120, 102, 51, 50, 62, 32, 97, 116, 32, {{.*}}, 0]>
 // CHECK-LABEL: func private @in_place
 // CHECK-SAME: (%[[DEV:.*]]: i64, %[[X:.*]]: tensor<8xf32>, %[[R:.*]]: memref<2x8xf32>, %[[G:.*]]: memref<2x16xf32>, %[[C:.*]]: memref<8x2xf32>)
 func.func private @in_place(%device: i64, %x: tensor<8xf32>,
@@ -65,7 +68,7 @@ func.func private @in_place(%device: i64, %x: tensor<8xf32>,
   // The call's descriptors live in a stack scope of their own.
   // CHECK: memref.alloca_scope {
   // CHECK: %[[RC:.*]] = memref.cast %[[RS]] : memref<8xf32, strided<[1], offset: ?>> to memref<*xf32>
-  // CHECK: call @pcc_mlir_all_reduce_f32(%[[DEV]], %{{.*}}, %c1_i64, %c0_i32, %{{.*}}, %[[RC]])
+  // CHECK: call @pcc_mlir_all_reduce_f32(%[[DEV]], %{{.*}}, %c1_i64, %c0_i32, %{{.*}}, %[[RC]], %{{.*}})
   // CHECK-NOT: materialize_in_destination
   %sum = spmd.psum %x over "i" : tensor<8xf32>
   %rs = memref.subview %r[%i, 0] [1, 8] [1, 1]
@@ -77,7 +80,7 @@ func.func private @in_place(%device: i64, %x: tensor<8xf32>,
   // CHECK: %[[GS:.*]] = memref.subview %[[G]]
   // CHECK: %[[GE:.*]] = memref.expand_shape %[[GS]] {{\[}}[0, 1]] output_shape [2, 8]
   // CHECK: %[[GC:.*]] = memref.cast %[[GE]] : memref<2x8xf32, strided<[8, 1], offset: ?>> to memref<*xf32>
-  // CHECK: call @pcc_mlir_all_gather_f32(%[[DEV]], %{{.*}}, %c1_i64{{(_[0-9]+)?}}, %{{.*}}, %[[GC]])
+  // CHECK: call @pcc_mlir_all_gather_f32(%[[DEV]], %{{.*}}, %c1_i64{{(_[0-9]+)?}}, %{{.*}}, %[[GC]], %{{.*}})
   %t = spmd.all_gather %x over "i" tiled : tensor<8xf32> -> tensor<16xf32>
   %gs = memref.subview %g[%i, 0] [1, 16] [1, 1]
       : memref<2x16xf32> to memref<16xf32, strided<[1], offset: ?>>

@@ -274,9 +274,11 @@ TEST_F(Cuda, ModulesLoadAndLaunchEverywhere) {
 //===----------------------------------------------------------------------===//
 
 using ReduceShim = void (*)(int64_t, pcc_unranked_memref *, int64_t, int32_t,
-                            pcc_unranked_memref *, pcc_unranked_memref *);
+                            pcc_unranked_memref *, pcc_unranked_memref *,
+                            pcc_unranked_memref *);
 using GatherShim = void (*)(int64_t, pcc_unranked_memref *, int64_t,
-                            pcc_unranked_memref *, pcc_unranked_memref *);
+                            pcc_unranked_memref *, pcc_unranked_memref *,
+                            pcc_unranked_memref *);
 
 ReduceShim reduceShim(int32_t dtype) {
   switch (dtype) {
@@ -331,6 +333,14 @@ struct Descriptor {
   int64_t stride;
 };
 
+/// The call-site argument generated code passes (a NUL-terminated string).
+pcc_unranked_memref *testSite() {
+  static char text[] = "test collective";
+  static Descriptor descriptor{text, text, 0, sizeof(text), 1};
+  static pcc_unranked_memref site{1, &descriptor};
+  return &site;
+}
+
 /// Runs the collective of `c` on cuda devices. Each device's input is first
 /// copied from a staging buffer on its stream (still in flight when the
 /// collective starts, which must wait for it), and the device thread reads
@@ -368,9 +378,9 @@ Outcome runOnGpus(const Case &c, std::vector<Bytes> inputs) {
     Descriptor output{out[i], out[i], 0, int64_t(outBytes[i] / es), 1};
     pcc_unranked_memref g{1, &grid}, x{1, &input}, y{1, &output};
     if (c.op == kGather)
-      gatherShim(c.dtype)(d, &g, int64_t(c.mask), &x, &y);
+      gatherShim(c.dtype)(d, &g, int64_t(c.mask), &x, &y, testSite());
     else
-      reduceShim(c.dtype)(d, &g, int64_t(c.mask), c.op, &x, &y);
+      reduceShim(c.dtype)(d, &g, int64_t(c.mask), c.op, &x, &y, testSite());
     const auto *bytes = static_cast<const uint8_t *>(out[i]);
     r.outputs[i].assign(bytes, bytes + outBytes[i]);
   });
@@ -481,7 +491,7 @@ TEST_F(Cuda, BackToBackCollectives) {
       Descriptor grid{dims, dims, 0, 2, 1}, x{buf, buf, 0, 3, 1};
       pcc_unranked_memref g{1, &grid}, io{1, &x};
       _mlir_ciface_pcc_mlir_all_reduce_i64(d, &g, int64_t(mask), PCC_SUM, &io,
-                                           &io);
+                                           &io, testSite());
       for (int i = 0; i < 3; ++i) {
         int64_t base = it * 100 + i;
         int64_t want = mask == 1   ? 2 * base + 10 * (2 * col + 2)
@@ -492,7 +502,8 @@ TEST_F(Cuda, BackToBackCollectives) {
       *mine = it * 10 + d;
       Descriptor one{mine, mine, 0, 1, 1}, all{gathered, gathered, 0, 4, 1};
       pcc_unranked_memref m{1, &one}, a{1, &all};
-      _mlir_ciface_pcc_mlir_all_gather_i64(d, &g, int64_t(mask), &m, &a);
+      _mlir_ciface_pcc_mlir_all_gather_i64(d, &g, int64_t(mask), &m, &a,
+                                           testSite());
       int64_t j = 0;
       for (int64_t e = 0; e < 4; ++e)
         if ((mask & 1 || e / 2 == row) && (mask & 2 || e % 2 == col))
@@ -591,12 +602,13 @@ TEST_F(CudaDeathTest, MissingPeerTimesOut) {
       auto *x = static_cast<float *>(pcc_cuda_alloc(4));
       Descriptor grid{dims, dims, 0, 1, 1}, io{x, x, 0, 1, 1};
       pcc_unranked_memref g{1, &grid}, m{1, &io};
-      _mlir_ciface_pcc_mlir_all_reduce_f32(0, &g, 1, PCC_SUM, &m, &m);
+      _mlir_ciface_pcc_mlir_all_reduce_f32(0, &g, 1, PCC_SUM, &m, &m,
+                                           testSite());
     });
   };
   EXPECT_EXIT(lonelyReduce(), testing::ExitedWithCode(1),
-              "device 0 waited more than 0.5 s .* device\\(s\\) 1 never "
-              "reached this collective");
+              "`test collective`: device 0 waited more than 0.5 s .* never "
+              "arrived: device 1, which is not in a collective");
 }
 
 #endif // PCC_NO_DEATH_TESTS

@@ -2,11 +2,15 @@
 //
 // A device that waits for peers that never come must not hang: after
 // PCC_COLLECTIVE_TIMEOUT seconds the process ends with status 1 and says
-// which collective and which devices never arrived. A death test: built into
-// the plain runtime-tests only (it re-executes the binary, which the
-// sanitizer builds would make slow and noisy).
+// which collective and which devices never arrived. Devices that meet in
+// different collectives (kind, element type, count) stop before touching
+// each other's buffers. Death tests: built into the plain runtime-tests only
+// (they re-execute the binary, which the sanitizer builds would make slow
+// and noisy).
 //
 //===----------------------------------------------------------------------===//
+
+#include "RuntimeTestUtil.h"
 
 #include "pcc/Runtime/pcc_runtime.h"
 
@@ -28,9 +32,9 @@ void reduceWithoutPeer() {
 TEST(CollectiveTimeoutDeathTest, MissingPeerEndsTheProcess) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(reduceWithoutPeer(), testing::ExitedWithCode(1),
-              "pcc_all_reduce: device 0 waited more than 0.2 s for the other "
-              "devices of its group; device\\(s\\) 1 never reached "
-              "this collective");
+              "pcc_all_reduce \\(no source location\\): device 0 waited "
+              "more than 0.2 s for the other devices of its group; never "
+              "arrived: device 1, which is not in a collective");
 }
 
 /// On a 2 x 3 grid, device 1 = (0, 1) gathers over axis 0 with device
@@ -46,8 +50,44 @@ void gatherWithoutPeerOnGrid() {
 TEST(CollectiveTimeoutDeathTest, MissingPeerIsNamedByGridIndex) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(gatherWithoutPeerOnGrid(), testing::ExitedWithCode(1),
-              "pcc_all_gather: device 1 waited .* device\\(s\\) 4 never "
-              "reached this collective");
+              "pcc_all_gather \\(no source location\\): device 1 waited .* "
+              "never arrived: device 4, which is not in a collective");
+}
+
+/// Device 1 sums 2 elements while device 0 sums 1: both stop at once.
+void mismatchedCounts() {
+  int64_t dims[] = {2};
+  float in[2] = {1, 2}, out[2] = {0, 0};
+  pcc::test::runDevices(2, [&](int64_t d) {
+    pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_F32, in, out, d + 1);
+  });
+}
+
+TEST(CollectiveFingerprintDeathTest, DifferentCountsStopTheGroup) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(mismatchedCounts(), testing::ExitedWithCode(1),
+              "devices of a group met in different collectives: device [01] "
+              "runs pcc_all_reduce \\(no source location\\) and device [01] "
+              "runs pcc_all_reduce \\(no source location\\) \\(collective #1 "
+              "of their group\\)");
+}
+
+/// Device 0 gathers where device 1 reduces: the kinds differ.
+void mismatchedKinds() {
+  int64_t dims[] = {2};
+  float in = 1, out[2] = {0, 0};
+  pcc::test::runDevices(2, [&](int64_t d) {
+    if (d == 0)
+      pcc_all_gather(d, 1, dims, 1, PCC_F32, &in, out, 1);
+    else
+      pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_F32, &in, out, 1);
+  });
+}
+
+TEST(CollectiveFingerprintDeathTest, DifferentKindsStopTheGroup) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(mismatchedKinds(), testing::ExitedWithCode(1),
+              "devices of a group met in different collectives");
 }
 
 } // namespace

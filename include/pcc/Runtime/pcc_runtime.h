@@ -98,16 +98,21 @@ typedef struct {
 /// the same collective on the GPUs: with NCCL when every device of the grid
 /// has a GPU of its own, else with pcc's kernels after the group meets on
 /// the host (bounded by PCC_COLLECTIVE_TIMEOUT). The device's stream is
-/// synchronized on return.
+/// synchronized on return. `site` is a NUL-terminated i8 buffer describing
+/// the collective and its source location, for error messages: devices that
+/// meet in collectives that differ in kind, element type or shape stop with
+/// an error naming both (not checked on the NCCL path).
 #define PCC_DECLARE_MEMREF_ALL_GATHER(suffix)                                  \
   void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      pcc_unranked_memref *in, pcc_unranked_memref *out);
+      pcc_unranked_memref *in, pcc_unranked_memref *out,                       \
+      pcc_unranked_memref *site);
 #define PCC_DECLARE_MEMREF_COLLECTIVES(suffix)                                 \
   PCC_DECLARE_MEMREF_ALL_GATHER(suffix)                                        \
   void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out);
+      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out,    \
+      pcc_unranked_memref *site);
 PCC_DECLARE_MEMREF_COLLECTIVES(i8)
 PCC_DECLARE_MEMREF_COLLECTIVES(i16)
 PCC_DECLARE_MEMREF_COLLECTIVES(i32)
