@@ -8,10 +8,12 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build=${PCC_BUILD_DIR:-$root/build}
 
-# The last line is for bench/ (test/bench/tiny.test runs its harness).
+# The second-last line is for bench/ (test/bench/tiny.test runs its
+# harness), the last for the fuzz harnesses (fuzz/, scripts/fuzz.sh).
 packages=(cmake ninja-build g++ ccache python3-numpy libgtest-dev
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
-          openmpi-bin libopenmpi-dev libopenblas-dev python3-matplotlib)
+          openmpi-bin libopenmpi-dev libopenblas-dev python3-matplotlib
+          clang-22 libclang-rt-22-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null |
