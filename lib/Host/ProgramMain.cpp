@@ -59,6 +59,21 @@ void printUsage(const char *program) {
               program);
 }
 
+/// Parses the whole number from 1 to `max` after `prefix` in `arg`.
+bool parseCount(const std::string &arg, const char *prefix, unsigned long max,
+                unsigned long &count, std::string &error) {
+  std::string value = arg.substr(std::strlen(prefix));
+  char *end = nullptr;
+  count = std::strtoul(value.c_str(), &end, 10);
+  if (value.empty() || *end || count == 0 || count > max) {
+    std::string name(prefix);
+    name.pop_back();
+    error = name + " must be a whole number from 1, got '" + value + "'";
+    return false;
+  }
+  return true;
+}
+
 bool parseOptions(int argc, char **argv, Options &options,
                   std::string &error) {
   bool positionalOnly = false;
@@ -71,24 +86,12 @@ bool parseOptions(int argc, char **argv, Options &options,
     } else if (arg.rfind("--save-results=", 0) == 0) {
       options.saveResults = arg.substr(std::strlen("--save-results="));
     } else if (arg.rfind("--repeat=", 0) == 0) {
-      std::string value = arg.substr(std::strlen("--repeat="));
-      char *end = nullptr;
-      options.repeat = std::strtoul(value.c_str(), &end, 10);
-      if (value.empty() || *end || options.repeat == 0 ||
-          options.repeat > 1000000000) {
-        error = "--repeat must be a whole number from 1, got '" + value + "'";
+      if (!parseCount(arg, "--repeat=", 1000000000, options.repeat, error))
         return false;
-      }
       options.timeRuns = true;
     } else if (arg.rfind("--rotate=", 0) == 0) {
-      std::string value = arg.substr(std::strlen("--rotate="));
-      char *end = nullptr;
-      options.rotate = std::strtoul(value.c_str(), &end, 10);
-      if (value.empty() || *end || options.rotate == 0 ||
-          options.rotate > 1000000) {
-        error = "--rotate must be a whole number from 1, got '" + value + "'";
+      if (!parseCount(arg, "--rotate=", 1000000, options.rotate, error))
         return false;
-      }
     } else if (arg.rfind("--memory-limit=", 0) == 0) {
       std::string value = arg.substr(std::strlen("--memory-limit="));
       if (!parseMemoryLimit(value, options.memoryLimit, error))

@@ -216,6 +216,9 @@ llvm::Error pcc::driver::linkExecutable(llvm::StringRef object,
   for (const char *flag : {"-static-libstdc++", "-static-libgcc", "-lpthread",
                            "-ldl", "-lm"})
     arguments.push_back(flag);
+#ifdef PCC_LINK_SANITIZERS
+  arguments.push_back(PCC_LINK_SANITIZERS);
+#endif
 
   llvm::SmallString<128> log;
   if (std::error_code ec =
