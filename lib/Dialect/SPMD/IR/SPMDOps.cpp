@@ -99,7 +99,9 @@ static AxesInScope getAxesInScope(Operation *op) {
     }
     break;
   }
-  for (PmapOp pmap : llvm::reverse(getEnclosingPmaps(op))) {
+  // Named: a temporary inside llvm::reverse would die before the loop runs.
+  SmallVector<PmapOp> pmaps = getEnclosingPmaps(op);
+  for (PmapOp pmap : llvm::reverse(pmaps)) {
     scope.names.push_back(pmap.getAxisNameAttr());
     scope.sizes.push_back(pmap.getAxisSize());
   }
