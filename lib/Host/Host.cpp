@@ -171,7 +171,8 @@ bool pcc::host::parseMemoryLimit(const std::string &text, int64_t &bytes,
 }
 
 bool pcc::host::checkMemoryLimit(const EntrySignature &signature,
-                                 int64_t limit, std::string &error) {
+                                 int64_t limit, unsigned long copies,
+                                 std::string &error) {
   uint64_t total = 0;
   bool overflow = false;
   for (const auto *types : {&signature.arguments, &signature.results})
@@ -180,9 +181,13 @@ bool pcc::host::checkMemoryLimit(const EntrySignature &signature,
       overflow |= !getSizeInBytes(type, bytes) ||
                   __builtin_add_overflow(total, bytes, &total);
     }
+  overflow |= __builtin_mul_overflow(total, uint64_t(copies), &total);
   if (!overflow && total <= uint64_t(limit))
     return true;
-  error = "the arguments and results of @" + signature.name + " alone need " +
+  error = "the arguments and results of @" + signature.name +
+          (copies > 1 ? " (" + std::to_string(copies) + " copies, --rotate)"
+                      : std::string()) +
+          " alone need " +
           (overflow ? std::string("more than 2^62") : std::to_string(total)) +
           " bytes, more than the memory limit of " + std::to_string(limit) +
           " bytes (--memory-limit)";

@@ -156,7 +156,8 @@ int main(int argc, char **argv) {
     pcc_set_memory_limit(options.memoryLimit);
   std::vector<pcc::arrayio::Array> arguments;
   if (!loadArguments(signature, options.arguments, arguments, error) ||
-      !checkMemoryLimit(signature, pcc_memory_limit(), error))
+      !checkMemoryLimit(signature, pcc_memory_limit(),
+                        std::min(options.rotate, options.repeat), error))
     return fail(error);
   std::vector<std::unique_ptr<EntryCall>> calls = createEntryCalls(
       signature, arguments, allocator,

@@ -69,7 +69,11 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry,
   pm.addPass(pcc::createPCCEntryABI(entryOptions));
   pm.addPass(pcc::createSPMDExpandPmean());
   pm.addPass(pcc::createSPMDOutlinePmaps());
-  pm.addPass(pcc::createSPMDLowerCollectives());
+  // The cuda backend's collectives need contiguous managed buffers: the
+  // runtime's packing of strided ones is host memory.
+  pcc::SPMDLowerCollectivesOptions collectives;
+  collectives.stridedOperands = !cuda;
+  pm.addPass(pcc::createSPMDLowerCollectives(collectives));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
 

@@ -291,7 +291,10 @@ void publishAndMeet(GroupSlot &slot, const char *op, int64_t device,
         "devices of a group met in different collectives: device " +
         std::to_string(device) + " runs " + describe(self.site, op) +
         " and device " + std::to_string(peerDevice) + " runs " +
-        describe(peer.site, op) + " (collective #" + std::to_string(number) +
+        describe(peer.site, peer.fingerprint.kind == kAllGatherKind
+                                ? "pcc_all_gather"
+                                : "pcc_all_reduce") +
+        " (collective #" + std::to_string(number) +
         " of their group). Devices must run the same collectives, with the "
         "same types and shapes, in the same order");
   }

@@ -114,8 +114,6 @@ void *workerMain(void *arg) {
   return nullptr;
 }
 
-
-
 /// Stops and joins every worker. Runs at exit; skipped when the process exits
 /// from a device thread or while a call is running, where joining would wait
 /// for this very thread or for bodies that may never finish.

@@ -18,9 +18,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <new>
 
 namespace {
 
@@ -170,14 +172,20 @@ bool hasAvx2() {
 }
 
 /// The packing buffers, per thread (each device is one), kept between
-/// calls: a matmul in a loop allocates nothing.
+/// calls: a matmul in a loop allocates nothing. About 4 MiB per thread,
+/// outside --memory-limit's count.
 template <typename T> T *packingBuffer(bool forA) {
   using B = Blocking<T>;
   struct Buffers {
-    std::unique_ptr<T[]> a{new T[B::MC * B::KC + 64]};
-    std::unique_ptr<T[]> b{new T[B::KC * B::NC + 64]};
+    std::unique_ptr<T[]> a{new (std::nothrow) T[B::MC * B::KC]};
+    std::unique_ptr<T[]> b{new (std::nothrow) T[B::KC * B::NC]};
   };
   thread_local Buffers buffers;
+  if (!buffers.a || !buffers.b) {
+    std::fprintf(stderr, "pcc runtime error: out of memory for the matrix "
+                         "multiplication's packing buffers\n");
+    std::exit(1);
+  }
   return forA ? buffers.a.get() : buffers.b.get();
 }
 

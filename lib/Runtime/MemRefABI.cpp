@@ -97,10 +97,14 @@ private:
   const int64_t *strides;
   std::vector<char> packed;
 };
-/// The text of a call-site string (a NUL-terminated i8 buffer).
+/// The text of a call-site string (a NUL-terminated i8 constant).
 const char *siteText(const pcc_unranked_memref *site) {
-  Buffer text(site, 1, false);
-  return text.data;
+  const char *descriptor = static_cast<const char *>(site->descriptor);
+  const char *aligned;
+  int64_t offset;
+  std::memcpy(&aligned, descriptor + sizeof(void *), sizeof(void *));
+  std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
+  return aligned + offset;
 }
 } // namespace
 

@@ -28,8 +28,10 @@ struct PCCCopyConstantGlobalsPass
     getOperation()->walk([&](memref::GetGlobalOp get) {
       auto global = symbols.lookup<memref::GlobalOp>(get.getName());
       // Only bufferized constants: they are never written, so a copy per
-      // read is the same value.
-      if (!global || !global.getConstant())
+      // read is the same value. Those only the host runtime reads (the
+      // collectives' site strings) stay where they are.
+      if (!global || !global.getConstant() ||
+          global->hasAttr("pcc.host_only"))
         return;
       OpBuilder builder(get->getContext());
       builder.setInsertionPointAfter(get);

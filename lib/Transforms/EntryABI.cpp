@@ -8,8 +8,9 @@
 // pointer to a memref descriptor. The wrapper reads the arguments with
 // `bufferization.to_tensor restrict` / `memref.load`, calls the entry and
 // stores the results with `bufferization.materialize_in_destination` /
-// `memref.store`; one-shot bufferization later turns this into copies or, at
-// best, writes straight into the caller's buffers. The entry becomes private.
+// `memref.store`; after one-shot bufferization, pcc-entry-results-in-place
+// (also here) makes the program write straight into the caller's buffers.
+// The entry becomes private.
 //
 //===----------------------------------------------------------------------===//
 

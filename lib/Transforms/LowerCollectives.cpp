@@ -42,8 +42,9 @@ namespace {
 class CollectiveLowering {
 public:
   CollectiveLowering(func::FuncOp function, ModuleOp module,
-                     SymbolTable &symbols)
+                     SymbolTable &symbols, bool stridedOperands)
       : function(function), module(module), symbols(symbols),
+        stridedOperands(stridedOperands),
         sizes(function->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName)
                   .asArrayRef()) {}
 
@@ -64,6 +65,7 @@ private:
   func::FuncOp function;
   ModuleOp module;
   SymbolTable &symbols;
+  bool stridedOperands;
   /// The site strings made so far, by text.
   llvm::StringMap<memref::GlobalOp> siteStrings;
   ArrayRef<int64_t> sizes;
@@ -192,9 +194,14 @@ Value CollectiveLowering::getSiteString(OpBuilder &builder, Operation *op) {
             RankedTensorType::get(type.getShape(), builder.getI8Type()),
             ArrayRef<int8_t>(bytes)),
         /*constant=*/true, /*alignment=*/IntegerAttr());
+    // Only the host runtime reads it (pcc-copy-constant-globals skips it).
+    global->setAttr("pcc.host_only", moduleBuilder.getUnitAttr());
     symbols.insert(global);
   }
-  return memref::GetGlobalOp::create(builder, op->getLoc(), type,
+  // Read once, at the function's entry: the cuda backend copies each read
+  // of a constant into managed memory.
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  return memref::GetGlobalOp::create(entry, op->getLoc(), type,
                                      global.getSymName());
 }
 
@@ -258,14 +265,17 @@ static Value allocate(OpBuilder &builder, Location loc, ShapedType type) {
       builder, loc, MemRefType::get(type.getShape(), type.getElementType()));
 }
 
-/// The buffer of `tensor` in whatever layout bufferization gives it (a slice
-/// of the pmap's argument, say), rather than a copy in the identity layout.
-/// The runtime packs the rare non-contiguous one.
-static Value bufferOf(OpBuilder &builder, Location loc, Value tensor) {
+/// The buffer of `tensor`: if `strided`, in whatever layout bufferization
+/// gives it (a slice of the pmap's argument, say; the runtime packs the rare
+/// non-contiguous one), else a copy in the identity layout.
+static Value bufferOf(OpBuilder &builder, Location loc, Value tensor,
+                      bool strided) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  auto layout = StridedLayoutAttr::get(
-      builder.getContext(), ShapedType::kDynamic,
-      SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic));
+  MemRefLayoutAttrInterface layout;
+  if (strided)
+    layout = StridedLayoutAttr::get(
+        builder.getContext(), ShapedType::kDynamic,
+        SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic));
   return bufferization::ToBufferOp::create(
       builder, loc,
       MemRefType::get(type.getShape(), type.getElementType(), layout), tensor,
@@ -284,6 +294,15 @@ static Value takeDestination(Operation *op, Value result) {
       *result.getUsers().begin());
   if (!store)
     return {};
+  // Only an unconditional store right in the collective's block, with
+  // nothing in between that could write memory: the collective then writes
+  // where and when the store would have.
+  if (store->getBlock() != op->getBlock())
+    return {};
+  for (Operation *between = op->getNextNode(); between != store;
+       between = between->getNextNode())
+    if (!isMemoryEffectFree(between))
+      return {};
   Value dest = store.getDest();
   auto destType = dyn_cast<MemRefType>(dest.getType());
   if (!destType || !memref::isStaticShapeAndContiguousRowMajor(destType) ||
@@ -341,7 +360,7 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
         args);
     memref::AllocaScopeReturnOp::create(builder, loc, ValueRange());
   };
-  Value inputBuffer = bufferOf(builder, loc, input);
+  Value inputBuffer = bufferOf(builder, loc, input, stridedOperands);
 
   std::string suffix;
   llvm::raw_string_ostream(suffix) << elementType;
@@ -424,6 +443,7 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
 namespace {
 struct SPMDLowerCollectivesPass
     : public pcc::impl::SPMDLowerCollectivesBase<SPMDLowerCollectivesPass> {
+  using SPMDLowerCollectivesBase::SPMDLowerCollectivesBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -432,7 +452,9 @@ struct SPMDLowerCollectivesPass
       if (function->hasAttr(kGridSizesAttrName))
         devices.push_back(function);
     for (func::FuncOp function : devices)
-      if (failed(CollectiveLowering(function, module, symbols).run()))
+      if (failed(CollectiveLowering(function, module, symbols,
+                                    stridedOperands)
+                     .run()))
         return signalPassFailure();
   }
 };

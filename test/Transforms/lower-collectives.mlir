@@ -1,4 +1,8 @@
 // RUN: pcc-opt %s --spmd-lower-collectives | FileCheck %s
+// The cuda backend's option: inputs copied to contiguous buffers.
+// RUN: pcc-opt %s --spmd-lower-collectives=strided-operands=false | FileCheck %s --check-prefix=CONTIGUOUS
+// CONTIGUOUS: bufferization.to_buffer %{{.*}} read_only : tensor<4x2xf32> to memref<4x2xf32>
+// CONTIGUOUS-NOT: strided<[?
 
 // A device function as spmd-outline-pmaps makes it, on a 2 x 3 grid.
 // CHECK-DAG: memref.global "private" constant @device_grid : memref<2xi64> = dense<[2, 3]>

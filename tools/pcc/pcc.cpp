@@ -355,6 +355,7 @@ static LogicalResult execute(CompiledEntry &compiled, Backend backend,
     allocator = pcc::host::gpuAllocator();
   std::string error;
   if (!pcc::host::checkMemoryLimit(compiled.signature, pcc_memory_limit(),
+                                   std::min<unsigned>(rotateCount, repeatCount),
                                    error)) {
     reportError(error);
     return failure();

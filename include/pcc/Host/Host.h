@@ -63,10 +63,10 @@ bool loadArguments(const EntrySignature &signature,
 bool parseMemoryLimit(const std::string &text, int64_t &bytes,
                       std::string &error);
 
-/// Checks that the entry's arguments and results fit in `limit` bytes,
-/// before anything is allocated.
+/// Checks that `copies` sets of the entry's arguments and results (see
+/// createEntryCalls) fit in `limit` bytes, before anything is allocated.
 bool checkMemoryLimit(const EntrySignature &signature, int64_t limit,
-                      std::string &error);
+                      unsigned long copies, std::string &error);
 
 /// Where the buffers crossing the boundary live: host memory for the cpu
 /// backend, memory that GPUs can also reach for the cuda backend.

@@ -43,7 +43,9 @@ typedef enum {
 /// Runs body(args, d) once for each device d in [0, num_devices): device 0 on
 /// the calling thread, the others on persistent device threads (created on
 /// first use, reused by later calls, grown when more are needed), and returns
-/// when all have finished.
+/// when all have finished. Device bodies keep their buffers on the heap (the
+/// runtime's allocator), so the caller's stack needs only the usual room
+/// (workers get at least 16 MiB all the same).
 /// Returns 0, or nonzero after printing an error (e.g. threads cannot be
 /// created, num_devices is negative, or the call is made from inside a
 /// body). Calls from different host threads are serialized.
@@ -91,9 +93,10 @@ typedef struct {
 
 /// Entry points for generated code, which passes buffers as memrefs through
 /// MLIR's C interface (`_mlir_ciface_` names, one per element type, since an
-/// MLIR declaration has one signature): `grid` holds the grid dims, `in` and
-/// `out` are C-contiguous. They forward to pcc_all_reduce / pcc_all_gather,
-/// or, on a thread bound to a cuda device (inside pcc_cuda_launch, where
+/// MLIR declaration has one signature): `grid` holds the grid dims; `in`
+/// and `out` may be strided on the host (the shims pack a non-contiguous
+/// one; the cuda backend passes contiguous managed buffers only). They
+/// forward to pcc_all_reduce / pcc_all_gather, or, on a thread bound to a cuda device (inside pcc_cuda_launch, where
 /// `device` must be the bound device and the buffers managed memory), run
 /// the same collective on the GPUs: with NCCL when every device of the grid
 /// has a GPU of its own, else with pcc's kernels after the group meets on

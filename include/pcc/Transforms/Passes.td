@@ -74,17 +74,33 @@ def SPMDLowerCollectives : Pass<"spmd-lower-collectives", "mlir::ModuleOp"> {
     and pmin, `pcc_mlir_all_gather_<type>` for all_gather (which stacks at
     dimension 0; a `linalg.transpose` and a `tensor.collapse_shape` then
     produce `axis K` and `tiled`). The runtime functions take memrefs through
-    MLIR's C interface, so buffer deallocation sees every use.
+    MLIR's C interface, so buffer deallocation sees every use, and a string
+    naming the collective and its source location, for the runtime's
+    errors.
+
+    The input goes in whatever layout bufferization gives it (with
+    `strided-operands`; the runtime packs a non-contiguous one). A result
+    whose only use stores it into a contiguous buffer (the pmap's result
+    slice) is written there directly. The casts' stack slots live in a
+    `memref.alloca_scope`, so that collectives in loops do not grow the
+    stack.
 
     ```mlir
     %s = spmd.psum %x over "i" : tensor<3xf32>
     // becomes
-    %in = bufferization.to_buffer %x read_only : tensor<3xf32> to memref<3xf32>
+    %in = bufferization.to_buffer %x read_only : tensor<3xf32> to memref<3xf32, strided<[?], offset: ?>>
     %out = memref.alloc() : memref<3xf32>
-    func.call @pcc_mlir_all_reduce_f32(%device, %grid, %mask, %sum, %in', %out')
+    memref.alloca_scope {
+      func.call @pcc_mlir_all_reduce_f32(%device, %grid, %mask, %sum, %in', %out', %site)
+    }
     %s = bufferization.to_tensor %out restrict writable : memref<3xf32> to tensor<3xf32>
     ```
   }];
+  let options = [
+    Option<"stridedOperands", "strided-operands", "bool", /*default=*/"true",
+           "Pass inputs in their own layout (false: copy them to contiguous "
+           "buffers first, as the cuda backend needs)">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::bufferization::BufferizationDialect",
                            "mlir::func::FuncDialect",
