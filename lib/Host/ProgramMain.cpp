@@ -154,14 +154,14 @@ int main(int argc, char **argv) {
 
   if (options.memoryLimit)
     pcc_set_memory_limit(options.memoryLimit);
+  // More copies than runs would never be used.
+  unsigned long copies = std::min(options.rotate, options.repeat);
   std::vector<pcc::arrayio::Array> arguments;
   if (!loadArguments(signature, options.arguments, arguments, error) ||
-      !checkMemoryLimit(signature, pcc_memory_limit(),
-                        std::min(options.rotate, options.repeat), error))
+      !checkMemoryLimit(signature, pcc_memory_limit(), copies, error))
     return fail(error);
-  std::vector<std::unique_ptr<EntryCall>> calls = createEntryCalls(
-      signature, arguments, allocator,
-      std::min(options.rotate, options.repeat), error);
+  std::vector<std::unique_ptr<EntryCall>> calls =
+      createEntryCalls(signature, arguments, allocator, copies, error);
   if (calls.empty())
     return fail(error);
 

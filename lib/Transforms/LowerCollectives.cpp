@@ -66,8 +66,8 @@ private:
   ModuleOp module;
   SymbolTable &symbols;
   bool stridedOperands;
-  /// The site strings made so far, by text.
-  llvm::StringMap<memref::GlobalOp> siteStrings;
+  /// The site strings read so far (at the function's entry), by text.
+  llvm::StringMap<Value> siteStrings;
   ArrayRef<int64_t> sizes;
   Value device;      // i64, the function's first argument
   Value deviceIndex; // the same, as an index
@@ -179,30 +179,30 @@ static std::string describeCollective(Operation *op) {
 
 Value CollectiveLowering::getSiteString(OpBuilder &builder, Operation *op) {
   std::string text = describeCollective(op);
-  memref::GlobalOp &global = siteStrings[text];
+  Value &site = siteStrings[text];
+  if (site)
+    return site;
   auto type =
       MemRefType::get({int64_t(text.size()) + 1}, builder.getI8Type());
-  if (!global) {
-    SmallVector<int8_t> bytes(text.begin(), text.end());
-    bytes.push_back(0);
-    OpBuilder moduleBuilder(function);
-    global = memref::GlobalOp::create(
-        moduleBuilder, op->getLoc(),
-        (function.getSymName() + "_site").str(),
-        moduleBuilder.getStringAttr("private"), type,
-        DenseElementsAttr::get(
-            RankedTensorType::get(type.getShape(), builder.getI8Type()),
-            ArrayRef<int8_t>(bytes)),
-        /*constant=*/true, /*alignment=*/IntegerAttr());
-    // Only the host runtime reads it (pcc-copy-constant-globals skips it).
-    global->setAttr("pcc.host_only", moduleBuilder.getUnitAttr());
-    symbols.insert(global);
-  }
-  // Read once, at the function's entry: the cuda backend copies each read
-  // of a constant into managed memory.
+  SmallVector<int8_t> bytes(text.begin(), text.end());
+  bytes.push_back(0);
+  OpBuilder moduleBuilder(function);
+  auto global = memref::GlobalOp::create(
+      moduleBuilder, op->getLoc(), (function.getSymName() + "_site").str(),
+      moduleBuilder.getStringAttr("private"), type,
+      DenseElementsAttr::get(
+          RankedTensorType::get(type.getShape(), builder.getI8Type()),
+          ArrayRef<int8_t>(bytes)),
+      /*constant=*/true, /*alignment=*/IntegerAttr());
+  // Only the host runtime reads it (pcc-copy-constant-globals skips it).
+  global->setAttr("pcc.host_only", moduleBuilder.getUnitAttr());
+  symbols.insert(global);
+  // Read once per function, at its entry, not in the loops around the
+  // collectives.
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-  return memref::GetGlobalOp::create(entry, op->getLoc(), type,
+  site = memref::GetGlobalOp::create(entry, op->getLoc(), type,
                                      global.getSymName());
+  return site;
 }
 
 /// Whether the axes of `op` are named in grid order, the order in which the

@@ -354,15 +354,15 @@ static LogicalResult execute(CompiledEntry &compiled, Backend backend,
   if (backend == Backend::Cuda)
     allocator = pcc::host::gpuAllocator();
   std::string error;
+  // More copies than runs would never be used.
+  unsigned long copies = std::min<unsigned>(rotateCount, repeatCount);
   if (!pcc::host::checkMemoryLimit(compiled.signature, pcc_memory_limit(),
-                                   std::min<unsigned>(rotateCount, repeatCount),
-                                   error)) {
+                                   copies, error)) {
     reportError(error);
     return failure();
   }
   auto calls = pcc::host::createEntryCalls(
-      compiled.signature, compiled.arguments, allocator,
-      std::min<unsigned>(rotateCount, repeatCount), error);
+      compiled.signature, compiled.arguments, allocator, copies, error);
   if (calls.empty()) {
     reportError(error);
     return failure();
