@@ -1,7 +1,8 @@
 #!/usr/bin/python3
-"""Writes the fuzzers' seed corpora into DIR/npy and DIR/format: .npy files
-of every dtype and a few shapes (as NumPy writes them), and raw inputs for
-the printer built from the same arrays."""
+"""Writes the fuzzers' seed corpora into DIR/npy, DIR/format and
+DIR/pipeline: .npy files of every dtype and a few shapes (as NumPy writes
+them), raw inputs for the printer built from the same arrays, and the
+programs of examples/ and test/."""
 
 import io
 import os
@@ -33,3 +34,26 @@ for dtype in dtypes:
         with open(os.path.join(out, "format", f"seed{n}"), "wb") as f:
             f.write(header + a.tobytes()[:4096])
         n += 1
+
+# PipelineFuzzer: every program in examples/ and test/, one per `// -----`
+# split, without the lit RUN and CHECK lines.
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+os.makedirs(os.path.join(out, "pipeline"), exist_ok=True)
+n = 0
+for directory in ("examples", "test"):
+    for base, _, files in sorted(os.walk(os.path.join(root, directory))):
+        for name in sorted(files):
+            if not name.endswith(".mlir"):
+                continue
+            with open(os.path.join(base, name), encoding="utf-8") as f:
+                text = f.read()
+            for part in text.split("// -----"):
+                lines = [line for line in part.splitlines()
+                         if not line.lstrip().startswith(("// RUN", "// CHECK",
+                                                          "// expected-"))]
+                program = "\n".join(lines).strip()
+                if program:
+                    with open(os.path.join(out, "pipeline", f"seed{n}.mlir"),
+                              "w", encoding="utf-8") as f:
+                        f.write(program + "\n")
+                    n += 1

@@ -6,8 +6,11 @@
 // concurrently without sharing anything. Slots are created on first use and
 // kept for the life of the process; each thread caches the slots it has used,
 // so a collective after the first allocates nothing and takes no lock: it
-// publishes its buffers in the slot, crosses a barrier, does its share of the
-// work reading the peers' buffers directly, and crosses a second barrier.
+// announces its buffers in the slot, crosses a barrier, does its share of
+// the work reading the peers' buffers directly, and crosses a second barrier
+// before anyone may reuse them. Small inputs are copied into the slot
+// instead, and each member computes its whole result from the copies: one
+// barrier, which is most of a small collective's time.
 // The slots and the reduction semantics are shared with the cuda platform
 // (Collectives.h).
 //
@@ -138,7 +141,11 @@ GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
       s->mask = mask;
       s->leader = pos.leader;
       s->size = pos.size;
-      s->members.reset(new MemberBuffers[pos.size]);
+      s->members.reset(new MemberState[pos.size]);
+      for (int parity = 0; parity < 2; ++parity) {
+        s->announced[parity].reset(new Announcement[pos.size]);
+        s->staged[parity].reset(new StagedInput[pos.size]);
+      }
       slot = s.get();
       reg.slots.push_back(std::move(s));
     }
@@ -213,6 +220,10 @@ std::string describe(const char *site, const char *op) {
               : std::string(op) + " (no source location)";
 }
 
+/// Yields of a member waiting for its group, after its spin and before it
+/// sleeps.
+constexpr int32_t kMeetingYields = 16;
+
 /// Only the first error is printed: every member of a group finds it.
 std::atomic<bool> failing{false};
 
@@ -229,20 +240,45 @@ std::atomic<bool> failing{false};
 
 } // namespace
 
-// A device that never reaches the collective would otherwise block its group
-// forever.
-void meet(GroupSlot &slot, const char *op, int64_t device,
-          const GroupPos &pos) {
-  MemberBuffers &self = slot.members[pos.rank];
-  uint64_t arrivals = self.arrivals.fetch_add(1, std::memory_order_relaxed) + 1;
+namespace {
+
+/// Waits until `arrived(rank)` holds for every member of the group: spins,
+/// yields, then sleeps on the slot (SpinWait). Every member writes only its
+/// own cache line to arrive and its peers read it, one transfer between
+/// cores, where a shared counter would pass its line from every arriver to
+/// the next. A device that never arrives would block its group forever, so
+/// past the collective timeout this ends the process naming the members
+/// that have not arrived and where they wait instead.
+///
+/// Arrivals are stored seq_cst before this is called, and `arrived` loads
+/// seq_cst: against a sleeper's seq_cst registration, either the last to
+/// arrive sees the sleeper or the sleeper sees it arrive.
+template <typename Arrived>
+void waitForGroup(GroupSlot &slot, const char *op, int64_t device,
+                  const GroupPos &pos, Arrived arrived) {
+  auto allArrived = [&] {
+    for (int64_t rank = 0; rank < pos.size; ++rank)
+      if (!arrived(rank))
+        return false;
+    return true;
+  };
+  // Peers can only be waiting for the last to arrive, which wakes them.
+  if (allArrived()) {
+    slot.waiter.wake();
+    return;
+  }
   const char *site = currentCallSite().description;
   Waiting waiting(device, site);
-  if (slot.barrier.arriveAndWait(pos.size, std::chrono::steady_clock::now() +
-                                               collectiveTimeout()))
+  if (slot.waiter.wait(allArrived,
+                       barrierSpinNanos.load(std::memory_order_relaxed),
+                       kMeetingYields,
+                       std::chrono::steady_clock::now() +
+                           collectiveTimeout()) ||
+      allArrived())
     return;
   std::string missing;
   for (int64_t rank = 0; rank < pos.size; ++rank) {
-    if (slot.members[rank].arrivals.load(std::memory_order_relaxed) >= arrivals)
+    if (arrived(rank))
       continue;
     int64_t peer = memberDevice(int64_t(slot.dims.size()), slot.dims.data(),
                                 slot.mask, slot.leader, rank);
@@ -268,25 +304,54 @@ void meet(GroupSlot &slot, const char *op, int64_t device,
                  "order; PCC_COLLECTIVE_TIMEOUT sets the limit in seconds");
 }
 
-void publishAndMeet(GroupSlot &slot, const char *op, int64_t device,
-                    const GroupPos &pos, const void *in, void *out,
-                    const Fingerprint &fingerprint) {
-  MemberBuffers &self = slot.members[pos.rank];
+} // namespace
+
+void meet(GroupSlot &slot, const char *op, int64_t device,
+          const GroupPos &pos) {
+  MemberState *members = slot.members.get();
+  uint64_t arrivals =
+      members[pos.rank].arrivals.load(std::memory_order_relaxed) + 1;
+  members[pos.rank].arrivals.store(arrivals, std::memory_order_seq_cst);
+  waitForGroup(slot, op, device, pos, [&](int64_t rank) {
+    return members[rank].arrivals.load(std::memory_order_seq_cst) >= arrivals;
+  });
+}
+
+const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
+                                   int64_t device, const GroupPos &pos,
+                                   const void *in, void *out,
+                                   const Fingerprint &fingerprint, bool stage) {
+  uint64_t number = ++slot.members[pos.rank].started;
+  int parity = int(number % 2);
+  if (stage) {
+    void *copy = slot.staged[parity][pos.rank].bytes;
+    std::memcpy(copy, in,
+                size_t(fingerprint.count * elemSize(fingerprint.dtype)));
+    in = copy;
+  }
+  Announcement *announced = slot.announced[parity].get();
+  Announcement &self = announced[pos.rank];
   self.in = in;
   self.out = out;
   self.fingerprint = fingerprint;
   self.site = currentCallSite().description;
-  meet(slot, op, device, pos);
+  // The number last: a peer that reads it sees the rest. Members meet when
+  // they have all announced the same number, so one that has run more or
+  // fewer collectives in the group than its peers never meets them (and
+  // the timeout says where each waits).
+  self.number.store(number, std::memory_order_seq_cst);
+  waitForGroup(slot, op, device, pos, [&](int64_t rank) {
+    return announced[rank].number.load(std::memory_order_seq_cst) == number;
+  });
   // Every member compares every fingerprint with its own, so that if any
   // differs, all of them stop here and none reads a peer's buffer.
   for (int64_t rank = 0; rank < pos.size; ++rank) {
-    const MemberBuffers &peer = slot.members[rank];
+    const Announcement &peer = announced[rank];
     if (peer.fingerprint == fingerprint)
       continue;
     int64_t peerDevice =
         memberDevice(int64_t(slot.dims.size()), slot.dims.data(), slot.mask,
                      slot.leader, rank);
-    uint64_t number = (self.arrivals.load(std::memory_order_relaxed) + 1) / 2;
     failCollective(
         "devices of a group met in different collectives: device " +
         std::to_string(device) + " runs " + describe(self.site, op) +
@@ -298,6 +363,7 @@ void publishAndMeet(GroupSlot &slot, const char *op, int64_t device,
         " of their group). Devices must run the same collectives, with the "
         "same types and shapes, in the same order");
   }
+  return announced;
 }
 
 //===----------------------------------------------------------------------===//
@@ -410,7 +476,7 @@ void storeFence() {
 }
 
 /// Reduces elements [lo, hi) over all members' inputs in rank order and
-/// writes the result into the outputs of members [0, numOut), with
+/// writes the result into the outputs of members [firstOut, endOut), with
 /// streaming stores if `stream`.
 ///
 /// Writing straight into every output, rather than into the own output
@@ -419,8 +485,8 @@ void storeFence() {
 /// by exactly one member, which finishes reading a block before writing it;
 /// no other member reads that element. It also saves a barrier and a pass.
 template <typename Op>
-void reduceSlice(const MemberBuffers *m, int64_t n, int64_t numOut, int64_t lo,
-                 int64_t hi, bool stream) {
+void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
+                 int64_t endOut, int64_t lo, int64_t hi, bool stream) {
   using Elem = typename Op::Elem;
   using Acc = typename Op::Acc;
   constexpr int64_t kBlock = 1024; // Accumulator stays in L1.
@@ -439,12 +505,12 @@ void reduceSlice(const MemberBuffers *m, int64_t n, int64_t numOut, int64_t lo,
     if (stream) {
       for (int64_t i = 0; i < len; ++i)
         result[i] = Op::store(acc[i]);
-      for (int64_t k = 0; k < numOut; ++k)
+      for (int64_t k = firstOut; k < endOut; ++k)
         streamCopy(static_cast<Elem *>(m[k].out) + base, result,
                    size_t(len) * sizeof(Elem));
       continue;
     }
-    for (int64_t k = 0; k < numOut; ++k) {
+    for (int64_t k = firstOut; k < endOut; ++k) {
       Elem *dst = static_cast<Elem *>(m[k].out) + base;
       for (int64_t i = 0; i < len; ++i)
         dst[i] = Op::store(acc[i]);
@@ -454,8 +520,8 @@ void reduceSlice(const MemberBuffers *m, int64_t n, int64_t numOut, int64_t lo,
     storeFence();
 }
 
-using SliceFn = void (*)(const MemberBuffers *, int64_t, int64_t, int64_t,
-                         int64_t, bool);
+using SliceFn = void (*)(const Announcement *, int64_t, int64_t, int64_t,
+                         int64_t, int64_t, bool);
 
 template <typename T> SliceFn pickInt(int32_t reduction) {
   switch (reduction) {
@@ -575,13 +641,11 @@ GroupPos checkAllGather(int64_t device, int64_t gridRank, const int64_t *dims,
 
 void hostReduce(int32_t reduction, int32_t dtype, const void *const *inputs,
                 int64_t n, void *out, int64_t count) {
-  std::unique_ptr<MemberBuffers[]> members(new MemberBuffers[n]);
-  for (int64_t j = 0; j < n; ++j) {
+  std::unique_ptr<Announcement[]> members(new Announcement[n]);
+  for (int64_t j = 0; j < n; ++j)
     members[j].in = inputs[j];
-    members[j].out = nullptr;
-  }
   members[0].out = out;
-  pickReduce(reduction, dtype)(members.get(), n, 1, 0, count,
+  pickReduce(reduction, dtype)(members.get(), n, 0, 1, 0, count,
                                /*stream=*/false);
 }
 
@@ -608,13 +672,24 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
   }
   const char *op = "pcc_all_reduce";
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
-  publishAndMeet(*slot, op, device, pos, in, out,
-                 {reduction, dtype, count, currentCallSite().shape});
+  Fingerprint fingerprint{reduction, dtype, count, currentCallSite().shape};
+  SliceFn reduce = pickReduce(reduction, dtype);
+  if (count * es <= kStagedBytes) {
+    // Each member reduces the whole message from the staged copies into its
+    // own output: for small messages a meeting costs more than the work.
+    const Announcement *members = publishAndMeet(
+        *slot, op, device, pos, in, out, fingerprint, /*stage=*/true);
+    reduce(members, pos.size, pos.rank, pos.rank + 1, 0, count,
+           /*stream=*/false);
+    return;
+  }
+  const Announcement *members =
+      publishAndMeet(*slot, op, device, pos, in, out, fingerprint);
   int64_t lo, hi;
   sliceOf(count, es, pos.size, pos.rank, lo, hi);
   if (lo < hi)
-    pickReduce(reduction, dtype)(slot->members.get(), pos.size, pos.size, lo,
-                                 hi, count * es >= kStreamBytes);
+    reduce(members, pos.size, 0, pos.size, lo, hi,
+           count * es >= kStreamBytes);
   // Nobody may return (and reuse its in/out) before every slice is written.
   meet(*slot, op, device, pos);
 }
@@ -635,20 +710,26 @@ extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
     return;
   }
   GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
-  publishAndMeet(*slot, op, device, pos, in, out,
-                 {kAllGatherKind, dtype, count, currentCallSite().shape});
+  Fingerprint fingerprint{kAllGatherKind, dtype, count,
+                          currentCallSite().shape};
+  // A small input is staged, and its owner need not wait for its peers to
+  // have copied it (see pcc_all_reduce).
+  bool stage = int64_t(bytes) <= kStagedBytes;
+  const Announcement *members = publishAndMeet(*slot, op, device, pos, in,
+                                               out, fingerprint, stage);
   // Each member pulls every input into its own output: it writes only its
   // own memory, and the work is evenly spread.
   char *dst = static_cast<char *>(out);
   bool stream = int64_t(bytes) >= kStreamBytes;
   for (int64_t j = 0; j < pos.size; ++j) {
     if (stream)
-      streamCopy(dst + j * bytes, slot->members[j].in, bytes);
+      streamCopy(dst + j * bytes, members[j].in, bytes);
     else
-      std::memcpy(dst + j * bytes, slot->members[j].in, bytes);
+      std::memcpy(dst + j * bytes, members[j].in, bytes);
   }
   if (stream)
     storeFence();
   // The peers' inputs must stay untouched until everyone has copied them.
-  meet(*slot, op, device, pos);
+  if (!stage)
+    meet(*slot, op, device, pos);
 }

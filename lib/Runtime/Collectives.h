@@ -100,27 +100,56 @@ public:
   ~CallSiteScope() { currentCallSite() = {}; }
 };
 
-/// A member's published buffers, one cache line each so that members
-/// publishing at the same time do not contend.
-struct alignas(64) MemberBuffers {
-  const void *in;
-  void *out;
+/// What a member announces for one collective: its buffers, what it asks
+/// for, and where. One cache line each, so that members announcing at the
+/// same time do not contend.
+struct alignas(64) Announcement {
+  const void *in = nullptr;
+  void *out = nullptr;
   Fingerprint fingerprint;
   const char *site = nullptr;
-  /// How many barriers this member has reached: tells a member that timed
-  /// out which peers are missing.
+  /// The collective's number in the group, from 1, stored last: members
+  /// meet when they have all announced the same number.
+  std::atomic<uint64_t> number{0};
+};
+
+/// A member's own counters; only the member writes them.
+struct alignas(64) MemberState {
+  /// Collectives this member has started in the group.
+  uint64_t started = 0;
+  /// How many meetings this member has reached: its peers wait until it has
+  /// reached theirs (meet), and one that times out names those that have not.
   std::atomic<uint64_t> arrivals{0};
 };
 
-/// Meeting place of one group. Members write only their own entry of
-/// `members` and read the others' only between two meetings.
+/// Inputs up to this size are staged: each member copies its input into
+/// the group's slot, so that it may return as soon as it has read its
+/// peers' copies, and the collective needs one meeting instead of two.
+constexpr int64_t kStagedBytes = 4096;
+
+/// A member's staged input.
+struct alignas(64) StagedInput {
+  char bytes[kStagedBytes];
+};
+
+/// Meeting place of one group.
+///
+/// Announcements and staged inputs alternate between two sets by the parity
+/// of the collective's number. A member writes set `number % 2` before its
+/// first meeting of that collective, and its peers read it until they leave
+/// the collective, which is before they arrive at the next meeting. The
+/// member writes the same set again two collectives later, after the meeting
+/// of the collective between, which all of them had to reach.
 struct GroupSlot {
   std::vector<int64_t> dims;
   uint64_t mask;
   int64_t leader;
   int64_t size;
-  std::unique_ptr<MemberBuffers[]> members;
-  Barrier barrier;
+  std::unique_ptr<MemberState[]> members;
+  std::unique_ptr<Announcement[]> announced[2];
+  std::unique_ptr<StagedInput[]> staged[2];
+  /// Where members wait for each other (meet).
+  SpinWait waiter;
   /// State of the cuda platform for this group (its NCCL communicators);
   /// written by rank 0 between two meetings, never freed.
   void *cudaState = nullptr;
@@ -133,19 +162,24 @@ struct GroupSlot {
 GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
                     const GroupPos &pos);
 
-/// Waits at the slot's barrier for the other members of the group. A member
+/// Waits for the other members of the group to reach this meeting. A member
 /// that waits past the collective timeout ends the process with status 1,
 /// naming its collective, the devices that did not arrive and where they
 /// wait instead.
 void meet(GroupSlot &slot, const char *op, int64_t device, const GroupPos &pos);
 
-/// The first meeting of a collective: publishes the member's buffers,
-/// fingerprint and call site, meets the group, and checks that every member
-/// asked for the same collective. On a mismatch the process ends with status
-/// 1 and an error naming both collectives, before any buffer is read.
-void publishAndMeet(GroupSlot &slot, const char *op, int64_t device,
-                    const GroupPos &pos, const void *in, void *out,
-                    const Fingerprint &fingerprint);
+/// The first meeting of a collective: announces the member's buffers,
+/// fingerprint and call site under the collective's number in the group,
+/// waits until every member has announced that number, and checks that
+/// they all asked for the same collective. On a mismatch the process ends with status 1 and an error naming both
+/// collectives, before any buffer is read. With `stage`, `in` (at most
+/// kStagedBytes) is copied into the slot first and the copy is announced.
+/// Returns every member's announcement, indexed by group rank.
+const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
+                                   int64_t device, const GroupPos &pos,
+                                   const void *in, void *out,
+                                   const Fingerprint &fingerprint,
+                                   bool stage = false);
 
 /// Reduces `count` elements of `dtype` over `n` inputs in rank order (the
 /// semantics of pcc_all_reduce) into `out`, on the calling thread. `out` may

@@ -9,7 +9,9 @@
 //    and all-reduces of integers (exact in any order), are NCCL's; other
 //    all-reduces gather every member's input with NCCL and reduce them in
 //    group-rank order with pcc's kernel, since NCCL's own float reductions
-//    follow no fixed order (and round f16/bf16 at every step).
+//    follow no fixed order (and round f16/bf16 at every step). Before each
+//    NCCL call the members meet on the host to check that they all run the
+//    same collective, as pcc's own collectives do.
 //  - pcc's own, otherwise (several devices on one GPU): the members meet on
 //    the host (Collectives.h's slots, with its timeout), publish their
 //    managed buffers, and each computes its own result from its peers'
@@ -334,26 +336,33 @@ CudaCollectivePath begin(Call &call) {
   return path;
 }
 
+/// The NCCL path's check, before it enqueues anything: the members meet on
+/// the host and stop, naming both collectives, if they do not all run the
+/// same one (publishAndMeet, announcing no buffers). NCCL would otherwise
+/// pair mismatched collectives and hang or read past a buffer. It costs one
+/// host meeting, small beside an NCCL call and the wait for its stream.
+void agree(const Call &call, const Fingerprint &fingerprint) {
+  publishAndMeet(call.slot(), call.op, call.device, call.pos, nullptr,
+                 nullptr, fingerprint);
+}
+
 /// pcc's own collectives (several devices on one GPU), first step: once the
-/// caller's stream has finished writing `in`, publishes the buffers in the
+/// caller's stream has finished writing `in`, announces the buffers in the
 /// group's slot, waits for the other members and checks that they all run
-/// the same collective (publishAndMeet). The NCCL path does not check:
-/// that would cost a host meeting per collective. From then on until
-/// leave(), every member may read every other member's input.
-GroupSlot &publish(const Call &call, const Fingerprint &fingerprint) {
-  GroupSlot &slot = call.slot();
+/// the same collective (publishAndMeet). From then on until leave(), every
+/// member may read every other member's input. Returns the announcements.
+const Announcement *publish(const Call &call, const Fingerprint &fingerprint) {
   cudaSyncDevice(*call.self);
-  publishAndMeet(slot, call.op, call.device, call.pos, call.in, call.out,
-                 fingerprint);
-  return slot;
+  return publishAndMeet(call.slot(), call.op, call.device, call.pos, call.in,
+                        call.out, fingerprint);
 }
 
 /// Last step: waits until the work queued on the caller's stream (which
 /// reads the peers' inputs) is done, then for the other members to get
 /// there too. After this, every member may overwrite its input.
-void leave(const Call &call, GroupSlot &slot) {
+void leave(const Call &call) {
   cudaSyncDevice(*call.self);
-  call.meet(slot);
+  call.meet(call.slot());
 }
 
 } // namespace
@@ -407,11 +416,13 @@ void pcc::runtime::cudaAllReduce(int64_t device, int64_t gridRank,
             checkAllReduce(device, gridRank, dims, mask, reduction, dtype, in,
                            out, count),
             in, out, size_t(count * elemSize(dtype)));
+  Fingerprint fingerprint{reduction, dtype, count, currentCallSite().shape};
   switch (begin(call)) {
   case CudaCollectivePath::Local:
     return;
   case CudaCollectivePath::Nccl: {
     CudaDevice &self = *call.self;
+    agree(call, fingerprint);
     ncclComm_t comm = communicator(call);
     const Nccl &n = nccl();
     if (int type = ncclIntegerType(reduction, dtype); type >= 0) {
@@ -436,16 +447,16 @@ void pcc::runtime::cudaAllReduce(int64_t device, int64_t gridRank,
   }
   case CudaCollectivePath::Peer: {
     CudaDevice &self = *call.self;
-    GroupSlot &slot = publish(call, {reduction, dtype, count, currentCallSite().shape});
+    const Announcement *members = publish(call, fingerprint);
     const void **table = inputTable(self, size_t(call.pos.size));
     for (int64_t r = 0; r < call.pos.size; ++r)
-      table[r] = slot.members[r].in;
+      table[r] = members[r].in;
     // Peers read `in` until everyone has left: an in-place result waits in
     // the scratch buffer until then.
     void *result = in == out ? scratch(self, call.bytes) : out;
     reduceInputs(self, reduction, dtype, table, nullptr, 0, call.pos.size,
                  result, count);
-    leave(call, slot);
+    leave(call);
     if (result != out)
       copyLocally(self, out, result, call.bytes);
     return;
@@ -460,10 +471,13 @@ void pcc::runtime::cudaAllGather(int64_t device, int64_t gridRank,
   Call call("pcc_all_gather", device, gridRank, dims, mask,
             checkAllGather(device, gridRank, dims, mask, dtype, in, out, count),
             in, out, size_t(count * elemSize(dtype)));
+  Fingerprint fingerprint{kAllGatherKind, dtype, count,
+                          currentCallSite().shape};
   switch (begin(call)) {
   case CudaCollectivePath::Local:
     return;
   case CudaCollectivePath::Nccl: {
+    agree(call, fingerprint);
     ncclComm_t comm = communicator(call);
     ncclCheck(nccl().allGather(in, out, call.bytes, ncclUint8, comm,
                                call.self->stream),
@@ -472,12 +486,12 @@ void pcc::runtime::cudaAllGather(int64_t device, int64_t gridRank,
     return;
   }
   case CudaCollectivePath::Peer: {
-    GroupSlot &slot = publish(call, {kAllGatherKind, dtype, count, currentCallSite().shape});
+    const Announcement *members = publish(call, fingerprint);
     // Each member pulls every input into its own output.
     for (int64_t r = 0; r < call.pos.size; ++r)
       copyAsync(*call.self, static_cast<char *>(out) + r * call.bytes,
-                slot.members[r].in, call.bytes);
-    leave(call, slot);
+                members[r].in, call.bytes);
+    leave(call);
     return;
   }
   }

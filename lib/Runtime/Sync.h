@@ -115,54 +115,6 @@ private:
   std::condition_variable cond;
 };
 
-/// A reusable barrier for a fixed set of threads. Generation counting makes
-/// it safe to re-enter immediately: a fast thread arriving for the next phase
-/// cannot be confused with the stragglers of the previous one, because the
-/// count is reset before the generation is published.
-class Barrier {
-public:
-  /// Blocks until `numThreads` threads (the same number every time) have
-  /// called it. Everything a thread wrote before arriving happens-before
-  /// everything any thread reads after leaving. Returns false if the others
-  /// have not all arrived by `deadline`; the barrier is then unusable.
-  bool arriveAndWait(int64_t numThreads,
-                     std::chrono::steady_clock::time_point deadline =
-                         std::chrono::steady_clock::time_point::max()) {
-    uint64_t gen = generation.load(std::memory_order_acquire);
-    // acq_rel: the last arriver acquires every earlier arriver's writes
-    // through the release sequence of `arrived`, and publishes them with the
-    // store to `generation` below.
-    if (arrived.fetch_add(1, std::memory_order_acq_rel) + 1 == numThreads) {
-      arrived.store(0, std::memory_order_relaxed);
-      generation.store(gen + 1, std::memory_order_seq_cst);
-      waiter.wake();
-      return true;
-    }
-    // A peer that is late is usually still working (its slice of a
-    // reduction) and gets a core back soon: spinning for the whole budget,
-    // rather than backing off, avoids sleeping, whose wake-up costs tens of
-    // microseconds on a virtual machine.
-    auto released = [&] {
-      return generation.load(std::memory_order_seq_cst) != gen;
-    };
-    waiter.wait(released, barrierSpinNanos.load(std::memory_order_relaxed),
-                kYields, deadline);
-    return released();
-  }
-
-  /// How many threads have arrived in the current phase (for diagnostics).
-  int64_t numArrived() const { return arrived.load(std::memory_order_relaxed); }
-
-private:
-  static constexpr int32_t kYields = 16;
-
-  // Separate cache lines: every arrival writes `arrived`, while waiters poll
-  // `generation`; sharing a line would make each arrival disturb the pollers.
-  alignas(64) std::atomic<int64_t> arrived{0};
-  alignas(64) std::atomic<uint64_t> generation{0};
-  SpinWait waiter;
-};
-
 } // namespace pcc::runtime
 
 #endif // PCC_LIB_RUNTIME_SYNC_H

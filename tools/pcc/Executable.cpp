@@ -190,9 +190,15 @@ llvm::Error pcc::driver::linkExecutable(llvm::StringRef object,
                                         llvm::StringRef output) {
   llvm::ErrorOr<std::string> linker = std::make_error_code(
       std::errc::no_such_file_or_directory);
+#ifdef PCC_SANITIZER_LINKER
+  // A sanitizer build's runtime must be linked by the compiler that built
+  // it, whose sanitizer runtimes it was compiled against.
+  linker = llvm::sys::findProgramByName(PCC_SANITIZER_LINKER);
+#else
   for (const char *name : {"c++", "g++", "clang++"})
     if ((linker = llvm::sys::findProgramByName(name)))
       break;
+#endif
   if (!linker)
     return llvm::createStringError(
         "pcc compile links with the system's C++ compiler, but none of c++, "

@@ -68,8 +68,11 @@ void checkAllOpsAndTypes(const std::vector<int64_t> &dims, uint64_t mask,
 
 class OneAxis : public testing::TestWithParam<int64_t> {};
 
+// Inputs of up to 4 KiB are staged in the group's slot (one meeting), larger
+// ones are read in place (two): 512 and 1025 elements fall on either side
+// of that for the wider types.
 TEST_P(OneAxis, AllOpsAndTypes) {
-  checkAllOpsAndTypes({GetParam()}, 1, {1, 3, 37});
+  checkAllOpsAndTypes({GetParam()}, 1, {1, 3, 37, 512, 1025});
 }
 
 INSTANTIATE_TEST_SUITE_P(Collectives, OneAxis, testing::Range<int64_t>(1, 17),
@@ -85,7 +88,7 @@ struct GridParam {
 class Grid : public testing::TestWithParam<GridParam> {};
 
 TEST_P(Grid, AllOpsAndTypes) {
-  checkAllOpsAndTypes(GetParam().dims, GetParam().mask, {1, 3, 37});
+  checkAllOpsAndTypes(GetParam().dims, GetParam().mask, {1, 3, 37, 1025});
 }
 
 std::vector<GridParam> gridParams() {
@@ -224,6 +227,31 @@ TEST(Collectives, BackToBackSmallSums) {
                        }),
             0);
   EXPECT_EQ(bad[0] + bad[1], 0);
+}
+
+TEST(Collectives, BackToBackStagedAndInPlace) {
+  // Staged collectives (one meeting) between in-place ones (two), in place:
+  // a staged copy or announcement reused before every peer has read it
+  // corrupts some result. 1024 f32 are staged, 1025 are not.
+  constexpr int kIters = 2000;
+  int64_t dims[1] = {3};
+  std::vector<int> bad(3);
+  ASSERT_EQ(runDevices(3,
+                       [&](int64_t d) {
+                         std::vector<float> v(1025);
+                         for (int it = 0; it < kIters; ++it) {
+                           int64_t count = it % 3 == 2 ? 1025 : 1 + it % 1024;
+                           for (int64_t i = 0; i < count; ++i)
+                             v[i] = float(it + 10 * d + i % 7);
+                           pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_F32,
+                                          v.data(), v.data(), count);
+                           for (int64_t i = 0; i < count; ++i)
+                             if (v[i] != float(3 * it + 30 + 3 * (i % 7)))
+                               ++bad[d];
+                         }
+                       }),
+            0);
+  EXPECT_EQ(bad[0] + bad[1] + bad[2], 0);
 }
 
 TEST(Collectives, BackToBackMixedGroups) {

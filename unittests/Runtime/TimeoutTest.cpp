@@ -4,12 +4,13 @@
 // PCC_COLLECTIVE_TIMEOUT seconds the process ends with status 1 and says
 // which collective and which devices never arrived. Devices that meet in
 // different collectives (kind, element type, count) stop before touching
-// each other's buffers. Death tests: built into the plain runtime-tests only
+// each other's buffers; devices at different numbers in a group never meet. Death tests: built into the plain runtime-tests only
 // (they re-execute the binary, which the sanitizer builds would make slow
 // and noisy).
 //
 //===----------------------------------------------------------------------===//
 
+#include "Collectives.h"
 #include "RuntimeTestUtil.h"
 
 #include "pcc/Runtime/pcc_runtime.h"
@@ -88,6 +89,30 @@ TEST(CollectiveFingerprintDeathTest, DifferentKindsStopTheGroup) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(mismatchedKinds(), testing::ExitedWithCode(1),
               "devices of a group met in different collectives");
+}
+
+/// Device 1 counts one collective more in the group than device 0 (which
+/// members that run the same collectives never do): members meet only when
+/// they announce the same number, so neither reads the other's buffers, and
+/// the timeout names where each waits.
+void mismatchedNumbers() {
+  setenv("PCC_COLLECTIVE_TIMEOUT", "0.2", 1);
+  int64_t dims[] = {2};
+  using namespace pcc::runtime;
+  GroupPos pos = locate("test", 1, 1, dims, 1);
+  findSlot(1, dims, 1, pos)->members[pos.rank].started += 1;
+  float in = 1, out[2] = {0, 0};
+  pcc::test::runDevices(2, [&](int64_t d) {
+    pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_F32, &in, &out[d], 1);
+  });
+}
+
+TEST(CollectiveFingerprintDeathTest, DifferentNumbersNeverMeet) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(mismatchedNumbers(), testing::ExitedWithCode(1),
+              "pcc_all_reduce \\(no source location\\): device [01] waited "
+              "more than 0.2 s for the other devices of its group; never "
+              "arrived: device [01], which waits in another collective");
 }
 
 } // namespace
