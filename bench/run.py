@@ -650,7 +650,7 @@ CONFIGS = {
     "full": dict(
         sizes=[8, 64, 512, 4 * KiB, 32 * KiB, 256 * KiB, MiB, 4 * MiB,
                16 * MiB, 64 * MiB],
-        devices=[2, 4, 8], repeat_small=300, repeat_large=5, processes=3,
+        devices=[2, 4, 8], repeat_small=2000, repeat_large=5, processes=5,
         bound_bytes=256 * MiB, bound_repeat=7, matmul=1024, matmul_repeat=5,
         dispatch_repeat=10000, compile_repeat=7, fma_count=16 * MiB,
         latency_sizes=[8, 64, 512, 4 * KiB], latency_steps=1000,

@@ -4,7 +4,8 @@
 # backend"):
 #
 #   scripts/gpu-check.sh prepare   here: builds pcc, compiles every
-#                                  end-to-end test program with
+#                                  end-to-end test program and the GPU
+#                                  benchmarks (bench/gpu.py) with
 #                                  `pcc compile --backend=cuda` into
 #                                  gpu-check/bundle.tar.xz (the cpu backend
 #                                  runs the same tests meanwhile)
@@ -13,7 +14,9 @@
 #                                  cuda runtime's tests and every test
 #                                  program against the same NumPy oracles
 #                                  and expected outputs as on cpu, 1 device
-#                                  natively and 2-16 with --oversubscribe
+#                                  natively and 2-16 with --oversubscribe;
+#                                  then the benchmarks, whose table goes to
+#                                  $OUT/gpu-benchmarks.md
 #
 # With the device tool: run `bash scripts/gpu-check.sh run` with carry
 # ["gpu-check"]. Logs go to $OUT (when set) and standard output; the exit
@@ -44,9 +47,10 @@ prepare() {
     "$PCC" run "$root/examples/$example.mlir" --backend=cpu \
       > "$bundle/examples/$example.expected"
   done
+  "$python" "$root/bench/gpu.py" prepare "$bundle/bench" --pcc "$PCC"
   cp "$build/unittests/Runtime/cuda-runtime-tests" "$bundle/"
   strip "$bundle"/programs/* "$bundle"/examples/* "$bundle/cuda-runtime-tests" \
-    2>/dev/null || true
+    "$bundle"/bench/* 2>/dev/null || true
   # Solid and with a large window: the executables share most of their bytes.
   tar -C "$bundle" -cf - . | xz -9e -T1 > "$check_dir/bundle.tar.xz"
   rm -rf "$bundle" "$work"
@@ -114,6 +118,9 @@ run_checks() {
     "$inputs/math_ops.mlir" "$tmp/math"
   check "train step" "$python" "$inputs/train_step.py" "$via" \
     "$root/examples/train_step.mlir" "$tmp/train"
+  # Last: timings, against the copy bound and JAX/PyTorch where installed.
+  check "benchmarks" "$python" "$root/bench/gpu.py" run "$bundle/bench" \
+    --out "${OUT:-$tmp}"
   if ((${#failures[@]})); then
     echo "gpu-check: FAILED: ${failures[*]}"
     return 1

@@ -60,10 +60,12 @@ using namespace mlir;
 /// The stages both backends share: from spmd on tensors to buffers, with
 /// device functions for the pmap bodies and runtime calls for collectives.
 static void buildBufferPipeline(OpPassManager &pm, StringRef entry,
-                                bool cuda) {
+                                int64_t memoryLimit, bool cuda) {
   // spmd on tensors. Programs run in pcc's process: first make sure they
-  // can only run their own code.
-  pm.addPass(pcc::createPCCVerifyClosed());
+  // can only run their own code, and that their values fit in memory.
+  pcc::PCCVerifyClosedOptions inputOptions;
+  inputOptions.memoryLimit = memoryLimit;
+  pm.addPass(pcc::createPCCVerifyClosed(inputOptions));
   pcc::PCCEntryABIOptions entryOptions;
   entryOptions.entry = entry.str();
   pm.addPass(pcc::createPCCEntryABI(entryOptions));
@@ -134,7 +136,7 @@ static void buildHostToLLVMPipeline(OpPassManager &pm, bool cuda) {
 
 void pcc::buildCpuPipeline(OpPassManager &pm,
                            const CpuPipelineOptions &options) {
-  buildBufferPipeline(pm, options.entry, /*cuda=*/false);
+  buildBufferPipeline(pm, options.entry, options.memoryLimit, /*cuda=*/false);
   pm.addPass(pcc::createPCCMatmulToRuntime());
   pm.addNestedPass<func::FuncOp>(pcc::createPCCLowerStridedCopies());
   pm.addNestedPass<func::FuncOp>(pcc::createPCCReassociateReductions());
@@ -144,7 +146,7 @@ void pcc::buildCpuPipeline(OpPassManager &pm,
 
 void pcc::buildCudaPipeline(OpPassManager &pm,
                             const CudaPipelineOptions &options) {
-  buildBufferPipeline(pm, options.entry, /*cuda=*/true);
+  buildBufferPipeline(pm, options.entry, options.memoryLimit, /*cuda=*/true);
 
   // Reductions and matmuls as kernels whose threads cooperate; the other
   // loop nests as parallel loops, collapsed to one dimension and tiled by

@@ -58,32 +58,50 @@ static constexpr llvm::StringLiteral kReservedPrefixes[] = {"pcc_", "_pcc_",
 /// machine's memory, and far from where sizes in bytes overflow.
 static constexpr int64_t kMaxValueBytes = int64_t(1) << 48;
 
-/// Whether a value of `type` could fit in memory at all: a huge static shape
-/// would otherwise reach the allocator, or wrap around in the allocation
-/// size and write out of bounds.
-static bool hasRepresentableSize(Type type) {
+/// The bytes a value of `type` takes if it is statically shaped (0 if not
+/// shaped or dynamic), or nullopt if that is more than kMaxValueBytes: a
+/// huge static shape would otherwise reach the allocator, or wrap around in
+/// the allocation size and write out of bounds.
+static std::optional<int64_t> getStaticBytes(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())
-    return true;
+    return 0;
   int64_t bytes =
       std::max<int64_t>(1, (shaped.getElementTypeBitWidth() + 7) / 8);
   for (int64_t size : shaped.getShape())
     if (llvm::MulOverflow(bytes, size, bytes) || bytes > kMaxValueBytes)
-      return false;
-  return true;
+      return std::nullopt;
+  return bytes;
 }
 
-static LogicalResult verifyInput(Operation *op) {
+/// `memoryLimit`: the largest value a program may use, 0 for no limit. Set
+/// to 0 once a value is reported: the first is enough, and the ops that
+/// compute into its buffer would repeat it.
+static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
   auto checkType = [&](Type type) -> LogicalResult {
-    if (hasRepresentableSize(type))
+    if (getStaticBytes(type))
       return success();
     return op->emitError() << "the type " << type
                            << " is larger than any memory (more than 2^48 "
                               "bytes)";
   };
-  for (Type type : op->getResultTypes())
-    if (failed(checkType(type)))
+  for (OpResult result : op->getResults()) {
+    if (failed(checkType(result.getType())))
       return failure();
+    // A value the program uses is in memory whole at some point (a slice or
+    // reshape is no larger than its source), so one larger than the limit
+    // means the program cannot run. Arguments and results are checked with
+    // the buffers the driver gives them.
+    int64_t bytes = *getStaticBytes(result.getType());
+    if (memoryLimit > 0 && bytes > memoryLimit && !result.use_empty()) {
+      op->emitError() << "this value of type " << result.getType()
+                      << " takes " << bytes
+                      << " bytes, more than the memory limit of "
+                      << memoryLimit << " bytes (--memory-limit)";
+      memoryLimit = 0;
+      return failure();
+    }
+  }
   for (Region &region : op->getRegions())
     for (Block &block : region)
       for (Type type : block.getArgumentTypes())
@@ -162,8 +180,9 @@ struct PCCVerifyClosedPass
 
   void runOnOperation() override {
     bool failed = false;
+    int64_t limit = memoryLimit;
     getOperation()->walk([&](Operation *op) {
-      if (mlir::failed(lowered ? verifyLowered(op) : verifyInput(op)))
+      if (mlir::failed(lowered ? verifyLowered(op) : verifyInput(op, limit)))
         failed = true;
     });
     if (failed)

@@ -132,7 +132,8 @@ std::optional<int64_t> pcc::driver::countDevices(ModuleOp module) {
 
 LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
                                        Backend backend,
-                                       const CudaOptions &cuda) {
+                                       const CudaOptions &cuda,
+                                       int64_t memoryLimit) {
   PassManager pm(module->getName());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
@@ -140,10 +141,12 @@ LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
   if (backend == Backend::Cpu) {
     pcc::CpuPipelineOptions options;
     options.entry = entry.str();
+    options.memoryLimit = memoryLimit;
     pcc::buildCpuPipeline(pm, options);
   } else {
     pcc::CudaPipelineOptions options;
     options.entry = entry.str();
+    options.memoryLimit = memoryLimit;
     options.format = cuda.kernels == KernelFormat::PTX ? "isa" : "fatbin";
     options.hostCopies = cuda.hostCopies;
     pcc::buildCudaPipeline(pm, options);

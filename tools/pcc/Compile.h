@@ -60,10 +60,12 @@ struct CudaOptions {
 };
 
 /// Lowers `module` in place with the backend's pipeline, to the LLVM dialect
-/// (with `gpu.binary` kernels for cuda).
+/// (with `gpu.binary` kernels for cuda). A `memoryLimit` above 0 rejects a
+/// program that uses a value of more bytes.
 mlir::LogicalResult lowerProgram(mlir::ModuleOp module, llvm::StringRef entry,
                                  Backend backend,
-                                 const CudaOptions &cuda = {});
+                                 const CudaOptions &cuda = {},
+                                 int64_t memoryLimit = 0);
 
 /// A JIT-compiled program and its entry point.
 struct CompiledProgram {

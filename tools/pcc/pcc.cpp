@@ -331,7 +331,10 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
 
   CudaOptions cuda;
   cuda.hostCopies = cudaHostCopies;
-  if (failed(lowerProgram(*program.module, entryName, backend, cuda)))
+  // The limit is on host memory, which cuda programs' buffers are not.
+  int64_t memoryLimit = backend == Backend::Cpu ? pcc_memory_limit() : 0;
+  if (failed(lowerProgram(*program.module, entryName, backend, cuda,
+                          memoryLimit)))
     return failure();
   timer.endCompilePhase("passes");
 

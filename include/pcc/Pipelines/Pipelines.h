@@ -26,6 +26,11 @@ struct CpuPipelineOptions
   PassOptions::Option<std::string> entry{*this, "entry",
                                          llvm::cl::desc("The entry function"),
                                          llvm::cl::init("main")};
+  PassOptions::Option<int64_t> memoryLimit{
+      *this, "memory-limit",
+      llvm::cl::desc("Reject a program with a value of more bytes than this "
+                     "(pcc run's --memory-limit; 0: no limit)"),
+      llvm::cl::init(0)};
 };
 
 /// Options of the cuda backend pipeline.
@@ -34,6 +39,11 @@ struct CudaPipelineOptions
   PassOptions::Option<std::string> entry{*this, "entry",
                                          llvm::cl::desc("The entry function"),
                                          llvm::cl::init("main")};
+  PassOptions::Option<int64_t> memoryLimit{
+      *this, "memory-limit",
+      llvm::cl::desc("Reject a program with a value of more bytes than this "
+                     "(pcc run's --memory-limit; 0: no limit)"),
+      llvm::cl::init(0)};
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("The GPU architecture of the cubin"),
       llvm::cl::init("sm_90")};

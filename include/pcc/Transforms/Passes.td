@@ -159,7 +159,10 @@ def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
     (so no `llvm.call`, `llvm.inline_asm` or `llvm.mlir.addressof`) and
     functions declared without a body (`func.func private @system(...)`),
     each with an error naming the op or the symbol, and types whose size in
-    bytes exceeds 2^48 (256 TiB). With `lowered`, it checks
+    bytes exceeds 2^48 (256 TiB), or `memory-limit` for a value the program
+    uses (`pcc run` passes its memory limit, so that a program that cannot
+    fit stops before it runs, at the op that needs too much). With
+    `lowered`, it checks
     the LLVM dialect module that goes to the JIT: the only external functions
     are the pcc runtime's entry points (its `_mlir_memref_to_llvm_*`
     allocator among them) and a fixed list of libm functions (`erff`, `tan`, ...), and there is no inline assembly and
@@ -169,6 +172,8 @@ def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
   let options = [
     Option<"lowered", "lowered", "bool", /*default=*/"false",
            "Check the lowered LLVM dialect module instead of the input">,
+    Option<"memoryLimit", "memory-limit", "int64_t", /*default=*/"0",
+           "Reject values of more bytes than this (0: no limit)">,
   ];
 }
 
