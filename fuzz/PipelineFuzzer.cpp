@@ -58,7 +58,11 @@ static bool hitsKnownUpstreamCrash(llvm::StringRef text) {
   }
   // `array<index: ...>` asks for the bit width of `index`.
   static const llvm::Regex indexArray("array[[:space:]]*<[[:space:]]*index");
-  return indexArray.match(text);
+  // A named linalg op's custom form followed by `<` other than a properties
+  // dictionary (`linalg.fill<i32>`) is read as a DictionaryAttr regardless.
+  static const llvm::Regex linalgProperties(
+      "linalg\\.[a-z_]+[[:space:]]*<[[:space:]]*[^{[:space:]]");
+  return indexArray.match(text) || linalgProperties.match(text);
 }
 
 /// The entry `pcc run -e` would be given: @main if there is one, else the

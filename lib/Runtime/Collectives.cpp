@@ -296,9 +296,11 @@ void waitForGroup(GroupSlot &slot, const char *op, int64_t device,
   char seconds[32];
   std::snprintf(seconds, sizeof(seconds), "%g",
                 std::chrono::duration<double>(collectiveTimeout()).count());
+  uint64_t number = slot.members[pos.rank].started;
   failCollective(describe(site, op) + ": device " +
                  std::to_string(device) + " waited more than " + seconds +
-                 " s for the other devices of its group; never arrived: " +
+                 " s for the other devices of its group (at collective #" +
+                 std::to_string(number) + " of the group); never arrived: " +
                  missing +
                  ". Devices must run the same collectives in the same "
                  "order; PCC_COLLECTIVE_TIMEOUT sets the limit in seconds");
@@ -336,9 +338,11 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
   self.fingerprint = fingerprint;
   self.site = currentCallSite().description;
   // The number last: a peer that reads it sees the rest. Members meet when
-  // they have all announced the same number, so one that has run more or
-  // fewer collectives in the group than its peers never meets them (and
-  // the timeout says where each waits).
+  // they have all announced the same number: a member that has started
+  // more collectives in the group than a peer waits for the peer to catch
+  // up (or times out). One that skipped a collective pairs its next one
+  // with the peers' current one, which the fingerprints catch when they
+  // differ.
   self.number.store(number, std::memory_order_seq_cst);
   waitForGroup(slot, op, device, pos, [&](int64_t rank) {
     return announced[rank].number.load(std::memory_order_seq_cst) == number;

@@ -118,8 +118,9 @@ struct alignas(64) MemberState {
   /// Collectives this member has started in the group.
   uint64_t started = 0;
   /// How many meetings this member has reached: its peers wait until it has
-  /// reached theirs (meet), and one that times out names those that have not.
-  std::atomic<uint64_t> arrivals{0};
+  /// reached theirs (meet), and one that times out names those that have
+  /// not. A line of its own, which peers poll while `started` changes.
+  alignas(64) std::atomic<uint64_t> arrivals{0};
 };
 
 /// Inputs up to this size are staged: each member copies its input into
@@ -171,9 +172,10 @@ void meet(GroupSlot &slot, const char *op, int64_t device, const GroupPos &pos);
 /// The first meeting of a collective: announces the member's buffers,
 /// fingerprint and call site under the collective's number in the group,
 /// waits until every member has announced that number, and checks that
-/// they all asked for the same collective. On a mismatch the process ends with status 1 and an error naming both
-/// collectives, before any buffer is read. With `stage`, `in` (at most
-/// kStagedBytes) is copied into the slot first and the copy is announced.
+/// they all asked for the same collective. On a mismatch the process ends
+/// with status 1 and an error naming both collectives, before any member
+/// reads a peer's buffer. With `stage`, `in` (at most kStagedBytes) is
+/// copied into the slot first and the copy is announced.
 /// Returns every member's announcement, indexed by group rank.
 const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
                                    int64_t device, const GroupPos &pos,

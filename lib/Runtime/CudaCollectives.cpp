@@ -190,9 +190,10 @@ std::string describeOp(const char *op, int32_t dtype, int64_t count) {
 }
 
 /// Waits for the device's stream, where an NCCL operation was enqueued,
-/// until the collective timeout: NCCL kernels wait for their peers without
-/// limit, so a device that never arrives would hang its group. On an NCCL
-/// error or at the deadline, aborts the communicator and ends the process.
+/// until the collective timeout: NCCL kernels wait without limit. Every
+/// member has met the others on the host first (agree), so a timeout here
+/// means that NCCL itself stalled. On an NCCL error or at the deadline,
+/// aborts the communicator and ends the process.
 void waitNccl(CudaDevice &self, ncclComm_t comm, const char *op, int32_t dtype,
               int64_t count) {
   const Nccl &n = nccl();
@@ -214,8 +215,8 @@ void waitNccl(CudaDevice &self, ncclComm_t comm, const char *op, int32_t dtype,
     if (std::chrono::steady_clock::now() >= deadline) {
       n.commAbort(comm);
       const char *site = currentCallSite().description;
-      cudaFatal("%s%s%s waited more than %g s for the other devices of its "
-                "group; some device never reached this collective. "
+      cudaFatal("%s%s%s did not complete within %g s, though every device "
+                "of its group had reached it: NCCL stalled. "
                 "PCC_COLLECTIVE_TIMEOUT sets the limit in seconds",
                 describeOp(op, dtype, count).c_str(), site ? " at `" : "",
                 site ? (std::string(site) + "`").c_str() : "",

@@ -4,7 +4,8 @@
 // PCC_COLLECTIVE_TIMEOUT seconds the process ends with status 1 and says
 // which collective and which devices never arrived. Devices that meet in
 // different collectives (kind, element type, count) stop before touching
-// each other's buffers; devices at different numbers in a group never meet. Death tests: built into the plain runtime-tests only
+// each other's buffers; a device ahead in a group's count waits for the
+// others. Death tests: built into the plain runtime-tests only
 // (they re-execute the binary, which the sanitizer builds would make slow
 // and noisy).
 //
@@ -34,8 +35,9 @@ TEST(CollectiveTimeoutDeathTest, MissingPeerEndsTheProcess) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(reduceWithoutPeer(), testing::ExitedWithCode(1),
               "pcc_all_reduce \\(no source location\\): device 0 waited "
-              "more than 0.2 s for the other devices of its group; never "
-              "arrived: device 1, which is not in a collective");
+              "more than 0.2 s for the other devices of its group \\(at "
+              "collective #1 of the group\\); never arrived: device 1, "
+              "which is not in a collective");
 }
 
 /// On a 2 x 3 grid, device 1 = (0, 1) gathers over axis 0 with device
@@ -111,8 +113,9 @@ TEST(CollectiveFingerprintDeathTest, DifferentNumbersNeverMeet) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(mismatchedNumbers(), testing::ExitedWithCode(1),
               "pcc_all_reduce \\(no source location\\): device [01] waited "
-              "more than 0.2 s for the other devices of its group; never "
-              "arrived: device [01], which waits in another collective");
+              "more than 0.2 s for the other devices of its group \\(at "
+              "collective #[12] of the group\\); never arrived: device [01], "
+              "which waits in another collective");
 }
 
 } // namespace
