@@ -161,13 +161,13 @@ def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
     each with an error naming the op or the symbol, and types whose size in
     bytes exceeds 2^48 (256 TiB), or `memory-limit` for a value the program
     uses (`pcc run` passes its memory limit, so that a program that cannot
-    fit stops before it runs, at the op that needs too much). With
-    `lowered`, it checks
-    the LLVM dialect module that goes to the JIT: the only external functions
-    are the pcc runtime's entry points (its `_mlir_memref_to_llvm_*`
-    allocator among them) and a fixed list of libm functions (`erff`, `tan`, ...), and there is no inline assembly and
-    no external global. The cpu pipeline runs it first
-    and last.
+    fit stops before it runs, at the op that needs too much).
+
+    With `lowered`, it checks the LLVM dialect module that goes to the JIT:
+    the only external functions are the pcc runtime's entry points (its
+    `_mlir_memref_to_llvm_*` allocator among them) and a fixed list of libm
+    functions (`erff`, `tan`, ...), and there is no inline assembly and no
+    external global. The cpu pipeline runs it first and last.
   }];
   let options = [
     Option<"lowered", "lowered", "bool", /*default=*/"false",
