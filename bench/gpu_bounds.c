@@ -65,8 +65,10 @@ int main(int argc, char **argv) {
   size_t bytes = (size_t)atoll(argv[2]);
   int repeat = atoi(argv[3]);
   void *library = dlopen("libcuda.so.1", RTLD_NOW);
-  if (!library)
-    fail("cannot load libcuda.so.1");
+  if (!library) {
+    fprintf(stderr, "gpu_bounds: cannot load libcuda.so.1: %s\n", dlerror());
+    return 1;
+  }
   *(void **)&cuInit = symbol(library, "cuInit", 1);
   *(void **)&cuDeviceGet = symbol(library, "cuDeviceGet", 1);
   *(void **)&cuDevicePrimaryCtxRetain =

@@ -21,6 +21,11 @@ llvm_config.add_tool_substitutions(
 config.substitutions.append(("%pcc_src", config.pcc_src_root))
 config.substitutions.append(("%pcc_obj", config.pcc_obj_root))
 
+# The sanitizer build (scripts/sanitize.sh): its shared libraries, the mock
+# CUDA driver among them, load only into programs built with its sanitizers.
+if config.pcc_sanitizers:
+    config.available_features.add("sanitizers")
+
 # gpu-module-to-binary needs ptxas from the CUDA toolkit (present on every
 # machine here, GPU or not); running kernels needs a GPU (the `cuda` feature).
 if os.path.exists("/usr/local/cuda/bin/ptxas"):
