@@ -73,7 +73,8 @@ def prepare(args):
     cfg = CONFIGS["tiny" if args.tiny else "full"]
     os.makedirs(args.dir, exist_ok=True)
     failed = {}
-    for name, (template, params, flags) in programs(cfg).items():
+    benchmarks = programs(cfg)
+    for name, (template, params, _) in benchmarks.items():
         with open(os.path.join(BENCH, "programs", template)) as f:
             text = string.Template(f.read()).substitute(params)
         source = os.path.join(args.dir, name + ".mlir")
@@ -88,7 +89,7 @@ def prepare(args):
             harness.log(f"gpu bench: {name} does not compile:\n"
                         f"{failed[name]}")
     with open(os.path.join(args.dir, "config.json"), "w") as f:
-        json.dump({"config": cfg, "programs": programs(cfg),
+        json.dump({"config": cfg, "programs": benchmarks,
                    "compile_failures": failed}, f, indent=1)
     harness.run(["cc", "-O2", "-o", os.path.join(args.dir, "gpu_bounds"),
                  os.path.join(BENCH, "gpu_bounds.c"), "-ldl"])
@@ -161,8 +162,7 @@ def copy_bound(bundle, moved_bytes, repeat):
 
 
 def time_calls(call, sync, repeat):
-    call_result = call()
-    sync(call_result)
+    sync(call())  # warm-up: compilation, first transfers
     times = []
     for _ in range(repeat):
         t0 = time.perf_counter()
