@@ -16,6 +16,7 @@
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include "CudaPlatform.h"
+#include "DevicePool.h"
 
 #include <algorithm>
 #include <atomic>
@@ -492,8 +493,10 @@ extern "C" void pcc_cuda_launch(int64_t num_devices,
   if (hostStream)
     synchronize(hostStream);
   LaunchArgs launch{body, args, devices.data()};
-  // pcc_launch reports invalid or nested calls and exits.
-  pcc_launch(num_devices, runBound, &launch);
+  // A thread per device: each binds its device's context (no fibers). An
+  // invalid or nested call has been reported; the caller cannot recover.
+  if (runDevices(num_devices, runBound, &launch, /*threadPerDevice=*/true))
+    std::exit(1);
 }
 
 extern "C" void *pcc_cuda_alloc(int64_t bytes) {

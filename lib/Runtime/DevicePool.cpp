@@ -1,26 +1,34 @@
 //===- DevicePool.cpp - Persistent device threads of the host runtime -----===//
 //
-// Implements pcc_run_devices: the calling thread runs device 0 and one
-// persistent worker thread runs each other device. Workers are created on
-// first use and grown when a call needs more, so that a program that runs
-// many SPMD bodies pays for thread creation once. Each worker has its own
-// wake-up word, so a call wakes exactly the devices it uses, and idle workers
-// sleep on a condition variable. Running device 0 on the caller saves a
-// wake-up per call and a thread that would only wait, which on a machine
-// with as many cores as devices lets the workers spin between calls. Threads are created with pthread_create
-// (not std::thread, whose failure is an exception in a library built without
-// them) and joined by an atexit handler so that the process ends cleanly.
+// Implements pcc_run_devices: the calling thread runs the first devices and
+// persistent worker threads run the others. With at most as many devices as
+// host threads (by default, the cores the process may use), each device has
+// a thread; with more, each thread runs a contiguous block of devices as
+// fibers (Fibers.h), so that collectives among them switch without the
+// kernel. Workers are created on first use and grown when a call needs
+// more, so that a program that runs many SPMD bodies pays for thread
+// creation once. Each worker has its own wake-up word, so a call wakes
+// exactly the threads it uses, and idle workers sleep on a condition
+// variable. Running devices on the caller saves a wake-up per call and a
+// thread that would only wait, which on a machine with as many cores as
+// threads lets the workers spin between calls. Threads are created with
+// pthread_create (not std::thread, whose failure is an exception in a
+// library built without them) and joined by an atexit handler so that the
+// process ends cleanly.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include "DevicePool.h"
+#include "Fibers.h"
 #include "Sync.h"
 
 #include <pthread.h>
 #include <sched.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -52,13 +60,14 @@ constexpr uint64_t kStopTicket = ~uint64_t(0);
 
 struct alignas(64) Worker {
   pthread_t thread;
-  int64_t device = 0;
   /// Sequence number of the call this worker should run next; written by the
-  /// caller after `body` and `args`, so a worker that sees a new ticket sees
-  /// the job too.
+  /// caller after the job, so a worker that sees a new ticket sees the job.
   std::atomic<uint64_t> ticket{0};
+  /// The job: body(args, d) for d in [first, first + count).
   void (*body)(void *, int64_t) = nullptr;
   void *args = nullptr;
+  int64_t first = 0;
+  int64_t count = 0;
   SpinWait wakeUp;
 };
 
@@ -73,10 +82,14 @@ struct Pool {
   alignas(64) std::atomic<int64_t> remaining{0};
   SpinWait allDone;
   int64_t numCores = 1;
+  /// How many threads run devices, at most: PCC_HOST_THREADS or numCores,
+  /// unless pcc_set_host_threads says otherwise.
+  int64_t defaultHostThreads = 1;
+  int64_t hostThreads = 1;
   /// The CPUs the process may run on, when known.
   cpu_set_t allowedCpus;
   bool hasAffinity = false;
-  bool atexitRegistered = false;
+  bool initialized = false;
 };
 
 /// Never destroyed: workers and late callers (other atexit handlers) may
@@ -90,6 +103,15 @@ Pool &pool() {
 /// nested pcc_run_devices calls (they would wait forever for the workers that
 /// are running them).
 thread_local bool isDeviceThread = false;
+
+/// Runs devices [first, first + count) on this thread.
+void runBlock(int64_t first, int64_t count, void (*body)(void *, int64_t),
+              void *args) {
+  if (count == 1)
+    body(args, first);
+  else
+    runDevicesAsFibers(first, count, body, args);
+}
 
 void *workerMain(void *arg) {
   Worker *w = static_cast<Worker *>(arg);
@@ -107,7 +129,7 @@ void *workerMain(void *arg) {
     seen = w->ticket.load(std::memory_order_acquire);
     if (seen == kStopTicket)
       break;
-    w->body(w->args, w->device);
+    runBlock(w->first, w->count, w->body, w->args);
     if (p.remaining.fetch_sub(1, std::memory_order_seq_cst) == 1)
       p.allDone.wake();
   }
@@ -134,18 +156,39 @@ void shutdownPool() {
   p.runMutex.unlock();
 }
 
-/// Grows the pool to `n` workers. Returns false after printing an error.
-bool ensureWorkers(Pool &p, int64_t n) {
-  if (!p.atexitRegistered) {
-    p.hasAffinity =
-        sched_getaffinity(0, sizeof(p.allowedCpus), &p.allowedCpus) == 0;
-    p.numCores = p.hasAffinity ? std::max(1, CPU_COUNT(&p.allowedCpus)) : 1;
-    if (std::atexit(shutdownPool) != 0) {
-      std::fprintf(stderr, "pcc runtime error: cannot register atexit\n");
+/// Reads the machine and the environment on first use. Returns false after
+/// printing an error.
+bool initialize(Pool &p) {
+  if (p.initialized)
+    return true;
+  p.hasAffinity =
+      sched_getaffinity(0, sizeof(p.allowedCpus), &p.allowedCpus) == 0;
+  p.numCores = p.hasAffinity ? std::max(1, CPU_COUNT(&p.allowedCpus)) : 1;
+  p.defaultHostThreads = p.numCores;
+  if (const char *text = std::getenv("PCC_HOST_THREADS")) {
+    char *end = nullptr;
+    errno = 0;
+    long long value = std::strtoll(text, &end, 10);
+    if (end == text || *end || errno || value < 1) {
+      std::fprintf(stderr,
+                   "pcc runtime error: PCC_HOST_THREADS must be a positive "
+                   "integer (how many threads run devices), not '%s'\n",
+                   text);
       return false;
     }
-    p.atexitRegistered = true;
+    p.defaultHostThreads = value;
   }
+  p.hostThreads = p.defaultHostThreads;
+  if (std::atexit(shutdownPool) != 0) {
+    std::fprintf(stderr, "pcc runtime error: cannot register atexit\n");
+    return false;
+  }
+  p.initialized = true;
+  return true;
+}
+
+/// Grows the pool to `n` workers. Returns false after printing an error.
+bool ensureWorkers(Pool &p, int64_t n) {
   if (int64_t(p.workers.size()) >= n)
     return true;
   pthread_attr_t attr;
@@ -173,13 +216,12 @@ bool ensureWorkers(Pool &p, int64_t n) {
       ok = false;
       break;
     }
-    w->device = int64_t(p.workers.size()) + 1;
     int err = pthread_create(&w->thread, &attr, workerMain, w);
     if (err != 0) {
       std::fprintf(stderr,
-                   "pcc runtime error: cannot create device thread %lld of "
+                   "pcc runtime error: cannot create device thread %zu of "
                    "%lld: %s\n",
-                   (long long)w->device, (long long)n + 1, std::strerror(err));
+                   p.workers.size() + 1, (long long)n + 1, std::strerror(err));
       delete w;
       ok = false;
       break;
@@ -192,13 +234,10 @@ bool ensureWorkers(Pool &p, int64_t n) {
 }
 
 } // namespace
-} // namespace pcc::runtime
 
-using namespace pcc::runtime;
-
-extern "C" int32_t pcc_run_devices(int64_t num_devices,
-                                   void (*body)(void *args, int64_t device),
-                                   void *args) {
+int32_t runDevices(int64_t num_devices,
+                   void (*body)(void *args, int64_t device), void *args,
+                   bool threadPerDevice) {
   if (num_devices < 0 || (!body && num_devices > 0)) {
     std::fprintf(stderr,
                  "pcc runtime error: pcc_run_devices: invalid arguments "
@@ -215,28 +254,64 @@ extern "C" int32_t pcc_run_devices(int64_t num_devices,
     return 0;
   Pool &p = pool();
   std::lock_guard<std::mutex> lock(p.runMutex);
-  // Worker w runs device w + 1.
-  if (!ensureWorkers(p, num_devices - 1))
+  if (!initialize(p))
     return 1;
-  bool coreEach = num_devices <= p.numCores;
+  int64_t threads = num_devices;
+  if (!threadPerDevice && fibersSupported())
+    threads = std::min(num_devices, p.hostThreads);
+  if (threads < num_devices && !reserveFiberStacks(num_devices))
+    return 1;
+  if (!ensureWorkers(p, threads - 1))
+    return 1;
+  bool coreEach = threads <= p.numCores;
   barrierSpinNanos.store(coreEach ? kBarrierSpinNanos : 0,
                          std::memory_order_relaxed);
   idleSpinNanos.store(coreEach ? kIdleSpinNanos : 0, std::memory_order_relaxed);
-  p.remaining.store(num_devices - 1, std::memory_order_relaxed);
+  p.remaining.store(threads - 1, std::memory_order_relaxed);
   uint64_t seq = ++p.sequence;
-  for (int64_t d = 1; d < num_devices; ++d) {
-    Worker *w = p.workers[d - 1];
+  // Thread t runs devices [t * N / T, (t + 1) * N / T): blocks of contiguous
+  // devices, so that groups over the innermost axis share threads.
+  auto blockStart = [&](int64_t t) { return t * num_devices / threads; };
+  for (int64_t t = 1; t < threads; ++t) {
+    Worker *w = p.workers[t - 1];
     w->body = body;
     w->args = args;
+    w->first = blockStart(t);
+    w->count = blockStart(t + 1) - w->first;
     w->ticket.store(seq, std::memory_order_seq_cst);
     w->wakeUp.wake();
   }
   isDeviceThread = true;
-  body(args, 0);
+  runBlock(0, blockStart(1), body, args);
   isDeviceThread = false;
   p.allDone.wait(
       [&] { return p.remaining.load(std::memory_order_seq_cst) == 0; },
       idleSpinNanos.load(std::memory_order_relaxed), kIdleYields);
+  return 0;
+}
+
+} // namespace pcc::runtime
+
+using namespace pcc::runtime;
+
+extern "C" int32_t pcc_run_devices(int64_t num_devices,
+                                   void (*body)(void *args, int64_t device),
+                                   void *args) {
+  return runDevices(num_devices, body, args, /*threadPerDevice=*/false);
+}
+
+extern "C" int32_t pcc_set_host_threads(int64_t threads) {
+  if (threads < 0) {
+    std::fprintf(stderr,
+                 "pcc runtime error: pcc_set_host_threads: %lld threads\n",
+                 (long long)threads);
+    return 1;
+  }
+  Pool &p = pool();
+  std::lock_guard<std::mutex> lock(p.runMutex);
+  if (!initialize(p))
+    return 1;
+  p.hostThreads = threads ? threads : p.defaultHostThreads;
   return 0;
 }
 

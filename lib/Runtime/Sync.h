@@ -6,6 +6,8 @@
 // microseconds of a futex round trip), then yields (so that, when devices
 // outnumber cores, the peers it waits for get the core), and finally blocks
 // on a condition variable so that idle or long-waiting threads cost nothing.
+// A device that runs as a fiber (Fibers.h) lets the other devices of its
+// thread run instead of spinning.
 // Only C++17 facilities are used: std::atomic and std::condition_variable
 // stand in for C++20's atomic wait.
 //
@@ -20,6 +22,8 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+
+#include "Fibers.h"
 
 namespace pcc::runtime {
 
@@ -48,17 +52,57 @@ extern std::atomic<int64_t> barrierSpinNanos;
 class SpinWait {
 public:
   /// Waits until `done()` returns true: spins for about `spinNanos`, then
-  /// yields up to `yields` times, then sleeps. `done` must read the condition
-  /// with seq_cst loads: together with the seq_cst increment of `sleepers`
-  /// and the publisher's seq_cst store and load, that guarantees that either
-  /// this thread sees the condition or the publisher sees it asleep (no lost
-  /// wake-up). Returns true if the condition came true while spinning.
-  /// Gives up at `deadline`, once asleep, and returns false then too:
-  /// callers that pass one check the condition again.
+  /// yields the core up to `yields` times, then sleeps. `done` must read the
+  /// condition with seq_cst loads: together with the seq_cst increment of
+  /// `sleepers` and the publisher's seq_cst store and load, that guarantees
+  /// that either this thread sees the condition or the publisher sees it
+  /// asleep (no lost wake-up). Returns true if the condition came true
+  /// without sleeping. Gives up at `deadline`, once asleep, and returns false
+  /// then too: callers that pass one check the condition again.
+  ///
+  /// A fiber with siblings lets them run for the spin instead, since the
+  /// devices it waits for may be among them; when all wait (for another
+  /// thread), it sleeps on its condition in naps of kFiberNap, since a
+  /// sibling's condition may come true first.
   template <typename Pred>
   bool wait(Pred done, int64_t spinNanos, int32_t yields,
             std::chrono::steady_clock::time_point deadline =
                 std::chrono::steady_clock::time_point::max()) {
+    if (done())
+      return true;
+    while (hasSiblingDevices()) {
+      auto spinEnd = std::chrono::steady_clock::now() +
+                     std::chrono::nanoseconds(spinNanos);
+      do {
+        if (!yieldToSiblingDevice())
+          cpuRelax();
+        if (done())
+          return true;
+      } while (std::chrono::steady_clock::now() < spinEnd);
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline)
+        return false;
+      if (waitHere(done, 0, 0, std::min(deadline, now + kFiberNap)) || done())
+        return false;
+    }
+    return waitHere(done, spinNanos, yields, deadline);
+  }
+
+  /// Wakes the sleeping waiters; call after making the condition true.
+  void wake() {
+    if (sleepers.load(std::memory_order_seq_cst) == 0)
+      return;
+    // Taking the mutex orders this notify after a sleeper's check of the
+    // condition: it holds the mutex from that check until it sleeps.
+    { std::lock_guard<std::mutex> lock(mutex); }
+    cond.notify_all();
+  }
+
+private:
+  /// wait() without switching fibers: spins, yields the core, sleeps.
+  template <typename Pred>
+  bool waitHere(Pred done, int64_t spinNanos, int32_t yields,
+                std::chrono::steady_clock::time_point deadline) {
     if (done())
       return true;
     // The spin is bounded by time, not iterations: a pause instruction takes
@@ -96,17 +140,9 @@ public:
     return false;
   }
 
-  /// Wakes the sleeping waiters; call after making the condition true.
-  void wake() {
-    if (sleepers.load(std::memory_order_seq_cst) == 0)
-      return;
-    // Taking the mutex orders this notify after a sleeper's check of the
-    // condition: it holds the mutex from that check until it sleeps.
-    { std::lock_guard<std::mutex> lock(mutex); }
-    cond.notify_all();
-  }
-
-private:
+  /// How long a fiber whose siblings all wait sleeps before it checks again
+  /// whether one of them can run.
+  static constexpr std::chrono::microseconds kFiberNap{100};
   /// Spin rounds (16 pauses and a clock read each, about 1 µs) per yield.
   static constexpr uint32_t kRoundsPerYield = 4;
 

@@ -205,6 +205,22 @@ TEST(Collectives, Deterministic) {
   }
 }
 
+// Devices beyond the host threads run as fibers: all on one thread, or in
+// blocks of threads that straddle the groups.
+class Fibers : public testing::TestWithParam<int64_t> {};
+
+TEST_P(Fibers, AllOpsAndTypes) {
+  HostThreads limit(GetParam());
+  checkAllOpsAndTypes({5}, 1, {1, 37, 1025});
+  checkAllOpsAndTypes({2, 3}, 2, {3, 1025});
+  checkAllOpsAndTypes({2, 2, 2}, 5, {3, 1025});
+}
+
+INSTANTIATE_TEST_SUITE_P(Collectives, Fibers, testing::Values(1, 3),
+                         [](const testing::TestParamInfo<int64_t> &info) {
+                           return std::to_string(info.param) + "threads";
+                         });
+
 //===----------------------------------------------------------------------===//
 // Stress
 //===----------------------------------------------------------------------===//
@@ -256,11 +272,13 @@ TEST(Collectives, BackToBackStagedAndInPlace) {
 
 TEST(Collectives, BackToBackMixedGroups) {
   // Alternating groups and collectives on a 2x2 grid: row groups, column
-  // groups and the whole grid, with varying counts, several rounds.
+  // groups and the whole grid, with varying counts, several rounds: with a
+  // thread per device, two devices per thread and all on one.
   constexpr int kIters = 1000;
   int64_t dims[2] = {2, 2};
   std::vector<int> bad(4);
-  for (int round = 0; round < 3; ++round)
+  for (int round = 0; round < 3; ++round) {
+    HostThreads limit(4 >> round);
     ASSERT_EQ(
         runDevices(
             4,
@@ -297,11 +315,13 @@ TEST(Collectives, BackToBackMixedGroups) {
               }
             }),
         0);
+  }
   for (int d = 0; d < 4; ++d)
     EXPECT_EQ(bad[d], 0) << "device " << d;
 }
 
 TEST(Collectives, ThreadsReusedAcrossCollectiveRuns) {
+  HostThreads threadEach(8);
   Case c{{8}, 1, PCC_F32, PCC_SUM, 3, false, 0, 7};
   EXPECT_TRUE(checkRun(c, runCase(c)));
   int64_t alive = pcc_runtime_num_threads();

@@ -2,8 +2,10 @@
 //
 // Checks the device pool: every device runs exactly once per call, on the
 // same persistent thread every time; the pool grows only when a call needs
-// more devices; invalid and nested calls fail with an error instead of
-// hanging; and calls from several host threads are serialized.
+// more devices; devices beyond the host threads share them in blocks, as
+// fibers that switch in collectives and have deep stacks; invalid and nested
+// calls fail with an error instead of hanging; and calls from several host
+// threads are serialized.
 //
 //===----------------------------------------------------------------------===//
 
@@ -59,6 +61,7 @@ TEST(DevicePool, RejectsNestedRuns) {
 }
 
 TEST(DevicePool, ThreadsArePersistentAndReused) {
+  HostThreads threadEach(64);
   std::vector<pthread_t> first(8), second(8);
   ASSERT_EQ(runDevices(8, [&](int64_t d) { first[d] = pthread_self(); }), 0);
   int64_t alive = pcc_runtime_num_threads();
@@ -84,6 +87,81 @@ TEST(DevicePool, ThreadsArePersistentAndReused) {
   EXPECT_EQ(pcc_runtime_num_threads(), more);
   ASSERT_EQ(runDevices(more + 1, [](int64_t) {}), 0);
   EXPECT_EQ(pcc_runtime_num_threads(), more);
+}
+
+TEST(DevicePool, DevicesBeyondHostThreadsShareThemInBlocks) {
+  constexpr int64_t kThreads = 3;
+  HostThreads limit(kThreads);
+  for (int64_t n : {1, 2, 3, 4, 7, 16}) {
+    std::vector<pthread_t> threadOf(n);
+    std::vector<std::atomic<int>> hits(n);
+    ASSERT_EQ(runDevices(n,
+                         [&](int64_t d) {
+                           threadOf[d] = pthread_self();
+                           hits[d].fetch_add(1);
+                         }),
+              0);
+    // Thread t runs devices [t * n / T, (t + 1) * n / T), the caller t = 0.
+    int64_t threads = std::min(n, kThreads);
+    auto blockOf = [&](int64_t d) {
+      int64_t t = 0;
+      while ((t + 1) * n / threads <= d)
+        ++t;
+      return t;
+    };
+    EXPECT_TRUE(pthread_equal(threadOf[0], pthread_self()));
+    for (int64_t d = 0; d < n; ++d) {
+      EXPECT_EQ(hits[d].load(), 1) << "device " << d << " of " << n;
+      for (int64_t e = 0; e < d; ++e)
+        EXPECT_EQ(pthread_equal(threadOf[d], threadOf[e]) != 0,
+                  blockOf(d) == blockOf(e))
+            << "devices " << e << " and " << d << " of " << n;
+    }
+  }
+}
+
+TEST(DevicePool, FibersSwitchInCollectives) {
+  // One thread runs all devices: each must let the others run while it
+  // waits in a collective, and its call site must survive their switches.
+  HostThreads one(1);
+  constexpr int64_t kDevices = 5;
+  std::vector<int64_t> sums(kDevices * 100);
+  ASSERT_EQ(runDevices(kDevices,
+                       [&](int64_t d) {
+                         int64_t dims[1] = {kDevices};
+                         for (int it = 0; it < 100; ++it) {
+                           int64_t v = d * it;
+                           pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_I64, &v,
+                                          &sums[d * 100 + it], 1);
+                         }
+                       }),
+            0);
+  for (int64_t d = 0; d < kDevices; ++d)
+    for (int it = 0; it < 100; ++it)
+      ASSERT_EQ(sums[d * 100 + it], it * (0 + 1 + 2 + 3 + 4)) << "device " << d;
+}
+
+TEST(DevicePool, FibersHaveDeepStacks) {
+  // Generated code may keep large buffers on the stack: a fiber gets as much
+  // as a device thread.
+  HostThreads one(1);
+  std::vector<int> seen(3);
+  ASSERT_EQ(runDevices(3,
+                       [&](int64_t d) {
+                         volatile char big[4 << 20];
+                         big[0] = char(d);
+                         big[sizeof(big) - 1] = char(d + 1);
+                         seen[d] = big[0] + big[sizeof(big) - 1];
+                       }),
+            0);
+  EXPECT_EQ(seen, (std::vector<int>{1, 3, 5}));
+}
+
+TEST(DevicePool, RejectsNegativeHostThreads) {
+  testing::internal::CaptureStderr();
+  EXPECT_NE(pcc_set_host_threads(-1), 0);
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("pcc_set_host_threads"), std::string::npos) << err;
 }
 
 TEST(DevicePool, CallsFromSeveralHostThreadsAreSerialized) {

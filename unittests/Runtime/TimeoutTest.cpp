@@ -40,6 +40,29 @@ TEST(CollectiveTimeoutDeathTest, MissingPeerEndsTheProcess) {
               "which is not in a collective");
 }
 
+/// One thread runs 3 devices as fibers; device 2 never calls the psum of
+/// all three: the others wait in turn, without hanging the thread.
+void reduceWithoutPeerAsFibers() {
+  setenv("PCC_COLLECTIVE_TIMEOUT", "0.2", 1);
+  pcc::test::HostThreads one(1);
+  pcc::test::runDevices(3, [](int64_t d) {
+    if (d == 2)
+      return;
+    int64_t dims[] = {3};
+    float value = 1;
+    float result = 0;
+    pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_F32, &value, &result, 1);
+  });
+}
+
+TEST(CollectiveTimeoutDeathTest, MissingPeerOfFibersEndsTheProcess) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(reduceWithoutPeerAsFibers(), testing::ExitedWithCode(1),
+              "device [01] waited more than 0.2 s for the other devices of "
+              "its group .*never arrived: device 2, which is not in a "
+              "collective");
+}
+
 /// On a 2 x 3 grid, device 1 = (0, 1) gathers over axis 0 with device
 /// 4 = (1, 1), which never calls.
 void gatherWithoutPeerOnGrid() {

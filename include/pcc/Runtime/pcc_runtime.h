@@ -40,17 +40,28 @@ typedef enum {
   PCC_I1 = 8
 } pcc_dtype;
 
-/// Runs body(args, d) once for each device d in [0, num_devices): device 0 on
-/// the calling thread, the others on persistent device threads (created on
-/// first use, reused by later calls, grown when more are needed), and returns
-/// when all have finished. Device bodies keep their buffers on the heap (the
-/// runtime's allocator), so the caller's stack needs only the usual room
-/// (workers get at least 16 MiB all the same).
+/// Runs body(args, d) once for each device d in [0, num_devices) and
+/// returns when all have finished. The calling thread runs the first devices
+/// and persistent device threads (created on first use, reused by later
+/// calls, grown when more are needed) run the others. With at most as many
+/// devices as host threads (PCC_HOST_THREADS, by default the cores the
+/// process may use) every device has a thread; with more, each thread runs a
+/// contiguous block of devices as fibers that switch where a device waits in
+/// a collective. Device bodies keep their buffers on the heap (the runtime's
+/// allocator), so the caller's stack needs only the usual room (device
+/// threads and fibers get at least 16 MiB all the same).
 /// Returns 0, or nonzero after printing an error (e.g. threads cannot be
-/// created, num_devices is negative, or the call is made from inside a
-/// body). Calls from different host threads are serialized.
+/// created, num_devices is negative, PCC_HOST_THREADS is not a positive
+/// integer, or the call is made from inside a body). Calls from different
+/// host threads are serialized.
 int32_t pcc_run_devices(int64_t num_devices,
                         void (*body)(void *args, int64_t device), void *args);
+
+/// Sets how many threads pcc_run_devices uses at most, from the next call
+/// on, as PCC_HOST_THREADS does; 0 restores the default (PCC_HOST_THREADS,
+/// or the cores the process may use). Returns 0, or nonzero after printing
+/// an error (threads is negative, or PCC_HOST_THREADS is invalid).
+int32_t pcc_set_host_threads(int64_t threads);
 
 /// What generated code calls for a pmap: pcc_run_devices, but a failure
 /// (already printed) ends the process with exit status 1, since the caller

@@ -1,0 +1,314 @@
+//===- Fibers.cpp - Several devices on one host thread --------------------===//
+//
+// Each thread that runs fibers has a scheduler (the thread's own stack) that
+// resumes its unfinished fibers in turn; a fiber that waits switches back to
+// it (yieldToSiblingDevice). A switch saves the callee-saved registers and
+// the floating-point control words on the stack it leaves and restores them
+// from the one it enters: a few nanoseconds, no system call. Stacks are
+// mapped once per thread and reused by later calls; their pages are only
+// committed as they are touched.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Fibers.h"
+
+#include "Collectives.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+// The sanitizers must be told about switches of stacks.
+#if defined(__SANITIZE_ADDRESS__)
+#define PCC_ASAN 1
+#elif defined(__SANITIZE_THREAD__)
+#define PCC_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define PCC_ASAN 1
+#elif __has_feature(thread_sanitizer)
+#define PCC_TSAN 1
+#endif
+#endif
+#ifdef PCC_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+#ifdef PCC_TSAN
+#include <sanitizer/tsan_interface.h>
+#endif
+
+#if defined(__x86_64__) && defined(__ELF__)
+#define PCC_HAVE_FIBERS 1
+
+// pcc_fiber_switch(void **save, void *next): pushes the callee-saved
+// registers and MXCSR/x87 control words, stores the stack pointer in *save,
+// and pops the same from the stack `next` points at. pcc_fiber_start is where
+// a new fiber's first switch returns to: it calls (%r12)(%rbx), the entry
+// function and its fiber, which never return.
+asm(R"(
+  .text
+  .p2align 4
+  .globl pcc_fiber_switch
+  .hidden pcc_fiber_switch
+  .type pcc_fiber_switch,@function
+pcc_fiber_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size pcc_fiber_switch, .-pcc_fiber_switch
+
+  .p2align 4
+  .globl pcc_fiber_start
+  .hidden pcc_fiber_start
+  .type pcc_fiber_start,@function
+pcc_fiber_start:
+  movq %rbx, %rdi
+  callq *%r12
+  ud2
+  .size pcc_fiber_start, .-pcc_fiber_start
+)");
+
+extern "C" void pcc_fiber_switch(void **save, void *next);
+extern "C" void pcc_fiber_start();
+#endif
+
+namespace pcc::runtime {
+
+namespace {
+
+/// Device bodies are generated code that may keep large buffers on the stack:
+/// as much as a device thread gets (DevicePool.cpp).
+constexpr size_t kStackSize = size_t(16) << 20;
+
+struct Fiber {
+  /// The saved stack pointer while the fiber is not running.
+  void *sp = nullptr;
+  /// The usable stack, above a guard page.
+  char *stack = nullptr;
+  int64_t device = 0;
+  bool finished = true;
+  /// ThreadSanitizer's state of the fiber.
+  void *tsanFiber = nullptr;
+};
+
+/// Device d's stack as a fiber; mapped by reserveFiberStacks, before the
+/// calls that use them, and kept for later calls.
+std::vector<char *> &stacks() {
+  static auto *s = new std::vector<char *>;
+  return *s;
+}
+
+/// The fibers of one thread and its scheduler.
+struct FiberThread {
+  std::vector<Fiber> fibers;
+  void *schedulerSp = nullptr;
+  Fiber *current = nullptr;
+  int64_t live = 0;
+  void (*body)(void *, int64_t) = nullptr;
+  void *args = nullptr;
+  void *tsanScheduler = nullptr;
+  /// The thread's own stack, for ASan, learnt at each switch from it.
+  const void *schedulerStack = nullptr;
+  size_t schedulerStackSize = 0;
+};
+
+thread_local FiberThread fiberThread;
+
+#ifdef PCC_HAVE_FIBERS
+
+// ASan follows switches of stacks: it is told before one (the stack entered,
+// and where to keep the fake stack of the one left, null when that one will
+// never be resumed) and after (the fake stack kept; it tells the stack left).
+#ifdef PCC_ASAN
+void asanStartSwitch(void **fakeStack, const void *stack, size_t size) {
+  __sanitizer_start_switch_fiber(fakeStack, stack, size);
+}
+void asanFinishSwitch(void *fakeStack, const void **from, size_t *fromSize) {
+  __sanitizer_finish_switch_fiber(fakeStack, from, fromSize);
+}
+#else
+void asanStartSwitch(void **, const void *, size_t) {}
+void asanFinishSwitch(void *, const void **, size_t *) {}
+#endif
+
+// ThreadSanitizer keeps a state per fiber, and is told right before a
+// switch (which then orders what the two fibers did, as on one thread).
+#ifdef PCC_TSAN
+void *tsanCurrentFiber() { return __tsan_get_current_fiber(); }
+void *tsanNewFiber() { return __tsan_create_fiber(0); }
+void tsanSwitchTo(void *fiber) { __tsan_switch_to_fiber(fiber, 0); }
+#else
+void *tsanCurrentFiber() { return nullptr; }
+void *tsanNewFiber() { return nullptr; }
+void tsanSwitchTo(void *) {}
+#endif
+
+/// From the scheduler to fiber `f`, until it switches back.
+void resume(Fiber &f) {
+  FiberThread &t = fiberThread;
+  void *fakeStack = nullptr;
+  asanStartSwitch(&fakeStack, f.stack, kStackSize);
+  tsanSwitchTo(f.tsanFiber);
+  pcc_fiber_switch(&t.schedulerSp, f.sp);
+  asanFinishSwitch(fakeStack, nullptr, nullptr);
+}
+
+/// From fiber `f` back to the scheduler, until it is resumed; a fiber that
+/// has finished passes `leaving`, and is never resumed.
+void switchToScheduler(Fiber &f, bool leaving = false) {
+  FiberThread &t = fiberThread;
+  void *fakeStack = nullptr;
+  asanStartSwitch(leaving ? nullptr : &fakeStack, t.schedulerStack,
+                  t.schedulerStackSize);
+  tsanSwitchTo(t.tsanScheduler);
+  pcc_fiber_switch(&f.sp, t.schedulerSp);
+  asanFinishSwitch(fakeStack, &t.schedulerStack, &t.schedulerStackSize);
+}
+
+[[noreturn]] void fiberMain(Fiber *f) {
+  FiberThread &t = fiberThread;
+  asanFinishSwitch(nullptr, &t.schedulerStack, &t.schedulerStackSize);
+  t.body(t.args, f->device);
+  f->finished = true;
+  --t.live;
+  switchToScheduler(*f, /*leaving=*/true);
+  __builtin_unreachable();
+}
+
+/// Lays out a new fiber's stack as pcc_fiber_switch leaves a suspended one,
+/// so that switching to it enters fiberMain(f) through pcc_fiber_start.
+void prepare(Fiber &f) {
+  auto top = reinterpret_cast<uintptr_t>(f.stack + kStackSize) & ~uintptr_t(15);
+  // From the stack pointer up: control words, r15, r14, r13, r12, rbx, rbp
+  // and the return address. The stack pointer is 16-byte aligned, so that
+  // after the return pcc_fiber_start calls with an aligned stack.
+  auto *frame = reinterpret_cast<uint64_t *>(top - 80);
+  uint32_t mxcsr;
+  uint16_t fpuControl;
+  asm volatile("stmxcsr %0" : "=m"(mxcsr));
+  asm volatile("fnstcw %0" : "=m"(fpuControl));
+  std::memset(frame, 0, 80);
+  frame[0] = uint64_t(mxcsr) | uint64_t(fpuControl) << 32;
+  frame[4] = reinterpret_cast<uint64_t>(&fiberMain);        // r12
+  frame[5] = reinterpret_cast<uint64_t>(&f);                // rbx
+  frame[7] = reinterpret_cast<uint64_t>(&pcc_fiber_start); // return address
+  f.sp = frame;
+  f.finished = false;
+}
+
+#endif // PCC_HAVE_FIBERS
+
+/// Maps a stack with a guard page below it. Returns null on failure.
+char *mapStack() {
+  size_t page = size_t(sysconf(_SC_PAGESIZE));
+  void *base = mmap(nullptr, kStackSize + page, PROT_READ | PROT_WRITE,
+                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
+                    -1, 0);
+  if (base == MAP_FAILED)
+    return nullptr;
+  mprotect(base, page, PROT_NONE);
+  return static_cast<char *>(base) + page;
+}
+
+} // namespace
+
+bool fibersSupported() {
+#ifdef PCC_HAVE_FIBERS
+  return true;
+#else
+  return false;
+#endif
+}
+
+bool reserveFiberStacks(int64_t numDevices) {
+  std::vector<char *> &all = stacks();
+  while (int64_t(all.size()) < numDevices) {
+    char *stack = mapStack();
+    if (!stack) {
+      std::fprintf(stderr,
+                   "pcc runtime error: cannot map a %zu MiB stack for device "
+                   "%zu: %s\n",
+                   kStackSize >> 20, all.size(), std::strerror(errno));
+      return false;
+    }
+    all.push_back(stack);
+  }
+  return true;
+}
+
+void runDevicesAsFibers(int64_t first, int64_t count,
+                        void (*body)(void *, int64_t), void *args) {
+#ifdef PCC_HAVE_FIBERS
+  FiberThread &t = fiberThread;
+  t.fibers.resize(size_t(count));
+  t.body = body;
+  t.args = args;
+  t.live = count;
+  t.tsanScheduler = tsanCurrentFiber();
+  for (int64_t i = 0; i < count; ++i) {
+    Fiber &f = t.fibers[i];
+    if (!f.tsanFiber)
+      f.tsanFiber = tsanNewFiber();
+    f.device = first + i;
+    f.stack = stacks()[size_t(f.device)];
+    prepare(f);
+  }
+  while (t.live > 0)
+    for (Fiber &f : t.fibers) {
+      if (f.finished)
+        continue;
+      t.current = &f;
+      resume(f);
+      t.current = nullptr;
+    }
+#else
+  // Not reached: the device pool only uses fibers where they are supported.
+  for (int64_t d = first; d < first + count; ++d)
+    body(args, d);
+#endif
+}
+
+bool hasSiblingDevices() {
+  FiberThread &t = fiberThread;
+  return t.current && t.live > 1;
+}
+
+bool yieldToSiblingDevice() {
+#ifdef PCC_HAVE_FIBERS
+  FiberThread &t = fiberThread;
+  Fiber *f = t.current;
+  if (!f || t.live <= 1)
+    return false;
+  // The call site is per device; the thread's slot is shared by its fibers.
+  CallSite site = currentCallSite();
+  switchToScheduler(*f);
+  currentCallSite() = site;
+  return true;
+#else
+  return false;
+#endif
+}
+
+} // namespace pcc::runtime
