@@ -2,8 +2,9 @@
 //
 // Checks the device pool: every device runs exactly once per call, on the
 // same persistent thread every time; the pool grows only when a call needs
-// more devices; devices beyond the host threads share them in blocks, as
-// fibers that switch in collectives and have deep stacks; invalid and nested
+// more devices; threads are pinned to distinct cores; devices beyond the
+// host threads share them in blocks, as fibers that switch in collectives
+// and have deep stacks; invalid and nested
 // calls fail with an error instead of hanging; and calls from several host
 // threads are serialized.
 //
@@ -14,8 +15,11 @@
 #include "gtest/gtest.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <string>
 #include <thread>
 #include <vector>
@@ -118,6 +122,22 @@ TEST(DevicePool, DevicesBeyondHostThreadsShareThemInBlocks) {
             << "devices " << e << " and " << d << " of " << n;
     }
   }
+}
+
+TEST(DevicePool, ThreadsArePinnedToDistinctCores) {
+  // (This thread's own affinity is no guide: earlier runs pinned it.)
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || std::getenv("PCC_PIN_THREADS"))
+    GTEST_SKIP() << "needs two cores and the default PCC_PIN_THREADS";
+  HostThreads two(2);
+  std::vector<cpu_set_t> cpus(2);
+  ASSERT_EQ(runDevices(2,
+                       [&](int64_t d) {
+                         sched_getaffinity(0, sizeof(cpu_set_t), &cpus[d]);
+                       }),
+            0);
+  EXPECT_EQ(CPU_COUNT(&cpus[0]), 1);
+  EXPECT_EQ(CPU_COUNT(&cpus[1]), 1);
+  EXPECT_FALSE(CPU_EQUAL(&cpus[0], &cpus[1]));
 }
 
 TEST(DevicePool, FibersSwitchInCollectives) {

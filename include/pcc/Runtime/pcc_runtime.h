@@ -47,12 +47,14 @@ typedef enum {
 /// devices as host threads (PCC_HOST_THREADS, by default the cores the
 /// process may use) every device has a thread; with more, each thread runs a
 /// contiguous block of devices as fibers that switch where a device waits in
-/// a collective. Device bodies keep their buffers on the heap (the runtime's
+/// a collective. The threads are pinned to distinct cores (the caller's
+/// thread too, from its first call on) unless PCC_PIN_THREADS is 0.
+/// Device bodies keep their buffers on the heap (the runtime's
 /// allocator), so the caller's stack needs only the usual room (device
 /// threads and fibers get at least 16 MiB all the same).
 /// Returns 0, or nonzero after printing an error (e.g. threads cannot be
-/// created, num_devices is negative, PCC_HOST_THREADS is not a positive
-/// integer, or the call is made from inside a body). Calls from different
+/// created, num_devices is negative, PCC_HOST_THREADS or PCC_PIN_THREADS
+/// is invalid, or the call is made from inside a body). Calls from different
 /// host threads are serialized.
 int32_t pcc_run_devices(int64_t num_devices,
                         void (*body)(void *args, int64_t device), void *args);
