@@ -7,6 +7,9 @@ plots (docs/benchmarks/*.png) and raw figures (docs/benchmarks/results.json).
     bench/run.py --tiny     every benchmark once at a tiny size, into a
                             scratch directory: proves the harness works
                             (test/bench/tiny.test, with --pcc)
+    bench/run.py --report   rewrites docs/benchmarks.md from the last run's
+                            docs/benchmarks/results.json and the current
+                            bench/notes.md, measuring nothing
 
 Every figure is the median (with min and max) of several timed runs. pcc's
 runs are the executables of `pcc compile`, run with --repeat and --rotate so
@@ -666,10 +669,20 @@ CONFIGS = {
 }
 
 
+def read_notes():
+    """bench/notes.md, the report's hand-written part, as lines."""
+    path = os.path.join(BENCH, "notes.md")
+    return open(path).read().splitlines() if os.path.exists(path) else []
+
+
 def main():
+    global np
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tiny", action="store_true",
                         help="tiny sizes, one pass, report into --out")
+    parser.add_argument("--report", action="store_true",
+                        help="rewrite the report from the last run's "
+                        "results.json and bench/notes.md; measure nothing")
     parser.add_argument("--out", help="where benchmarks.md goes (default: "
                         "docs/, or a scratch directory with --tiny)")
     parser.add_argument("--build", default=os.environ.get(
@@ -680,10 +693,19 @@ def main():
     args = parser.parse_args()
     cfg = CONFIGS["tiny" if args.tiny else "full"]
     command = "bench/run.py" + (" --tiny" if args.tiny else "")
+    if args.report:
+        import numpy
+        np = numpy
+        out_dir = args.out or os.path.join(ROOT, "docs")
+        with open(os.path.join(out_dir, "benchmarks", "results.json")) as f:
+            results = json.load(f)
+        results["notes"] = read_notes()
+        write_report(results, out_dir, command)
+        log(f"bench: rewrote {os.path.join(out_dir, 'benchmarks.md')}")
+        return
 
     if not args.pcc:
         install_packages()
-    global np
     import numpy
     np = numpy
     tools = build_tools(args.build, args.pcc)
@@ -707,9 +729,7 @@ def main():
         results["matmul"] = bench_matmul(pcc, cfg, results["bounds"])
         results["peak_memory"] = bench_peak_memory(pcc, cfg)
         results["targets"] = targets(results)
-        notes_path = os.path.join(BENCH, "notes.md")
-        results["notes"] = (open(notes_path).read().splitlines()
-                            if os.path.exists(notes_path) else [])
+        results["notes"] = read_notes()
         write_report(results, out_dir, command)
         print("\n".join(["| what | pcc | baseline | ratio | target | met |"]
                         + results["targets"]))
