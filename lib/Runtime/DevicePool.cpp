@@ -41,6 +41,7 @@
 namespace pcc::runtime {
 
 std::atomic<int64_t> barrierSpinNanos{0};
+std::atomic<bool> spinnersMayShareCores{true};
 
 void yieldThread() { sched_yield(); }
 
@@ -306,6 +307,8 @@ int32_t runDevices(int64_t num_devices,
   bool coreEach = threads <= p.numCores;
   barrierSpinNanos.store(coreEach ? kBarrierSpinNanos : 0,
                          std::memory_order_relaxed);
+  spinnersMayShareCores.store(p.cpus.empty() || threads > int64_t(p.cpus.size()),
+                              std::memory_order_relaxed);
   idleSpinNanos.store(coreEach ? kIdleSpinNanos : 0, std::memory_order_relaxed);
   p.remaining.store(threads - 1, std::memory_order_relaxed);
   uint64_t seq = ++p.sequence;

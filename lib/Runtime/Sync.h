@@ -46,6 +46,10 @@ void yieldThread();
 /// peers it waits for).
 extern std::atomic<int64_t> barrierSpinNanos;
 
+/// Whether spinners yield now and then: only when the threads that run
+/// devices are not pinned to cores of their own (set by pcc_run_devices).
+extern std::atomic<bool> spinnersMayShareCores;
+
 /// A place to wait until a condition, published by another thread with a
 /// seq_cst store, becomes true. Waiters spin, yield, then sleep; a publisher
 /// calls wake() after its store, which costs one load when nobody sleeps.
@@ -110,10 +114,11 @@ private:
     if (spinNanos > 0) {
       auto deadline = std::chrono::steady_clock::now() +
                       std::chrono::nanoseconds(spinNanos);
-      // Now and then the spinner yields: when the thread it waits for shares
-      // its core (as a new thread may until the scheduler spreads them),
-      // that thread then runs at once instead of after the whole spin; with
-      // a core each, the yield returns at once.
+      // Unless threads are pinned, the spinner yields now and then: when the
+      // thread it waits for shares its core (as a new thread may until the
+      // scheduler spreads them), that thread then runs at once instead of
+      // after the whole spin. Pinned threads have a core each, and a yield
+      // would only add a system call to the wait.
       for (uint32_t round = 1;; ++round) {
         for (int i = 0; i < 16; ++i) {
           cpuRelax();
@@ -122,7 +127,8 @@ private:
         }
         if (std::chrono::steady_clock::now() >= deadline)
           break;
-        if (round % kRoundsPerYield == 0)
+        if (round % kRoundsPerYield == 0 &&
+            spinnersMayShareCores.load(std::memory_order_relaxed))
           yieldThread();
       }
     }
