@@ -75,6 +75,9 @@ public:
     if (done())
       return true;
     while (hasSiblingDevices()) {
+      // One round of the siblings often suffices: no clock read for it.
+      if (yieldToSiblingDevice() && done())
+        return true;
       auto spinEnd = std::chrono::steady_clock::now() +
                      std::chrono::nanoseconds(spinNanos);
       do {
