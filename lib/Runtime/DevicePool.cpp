@@ -189,6 +189,19 @@ bool initialize(Pool &p) {
     }
     p.defaultHostThreads = value;
   }
+  // Read where it is used (Collectives.cpp), but checked here, before any
+  // device runs, so that a typo is not a silent five-minute timeout.
+  if (const char *text = std::getenv("PCC_COLLECTIVE_TIMEOUT")) {
+    char *end = nullptr;
+    double seconds = std::strtod(text, &end);
+    if (end == text || *end || !(seconds > 0)) {
+      std::fprintf(stderr,
+                   "pcc runtime error: PCC_COLLECTIVE_TIMEOUT must be a "
+                   "positive number of seconds, not '%s'\n",
+                   text);
+      return false;
+    }
+  }
   bool pin = true;
   if (const char *text = std::getenv("PCC_PIN_THREADS")) {
     if (std::strcmp(text, "0") && std::strcmp(text, "1")) {

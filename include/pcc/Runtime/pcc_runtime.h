@@ -53,8 +53,9 @@ typedef enum {
 /// allocator), so the caller's stack needs only the usual room (device
 /// threads and fibers get at least 16 MiB all the same).
 /// Returns 0, or nonzero after printing an error (e.g. threads cannot be
-/// created, num_devices is negative, PCC_HOST_THREADS or PCC_PIN_THREADS
-/// is invalid, or the call is made from inside a body). Calls from different
+/// created, num_devices is negative, PCC_HOST_THREADS, PCC_PIN_THREADS or
+/// PCC_COLLECTIVE_TIMEOUT is invalid, or the call is made from inside a
+/// body). Calls from different
 /// host threads are serialized.
 int32_t pcc_run_devices(int64_t num_devices,
                         void (*body)(void *args, int64_t device), void *args);
