@@ -12,12 +12,13 @@
 // variable. Running devices on the caller saves a wake-up per call and a
 // thread that would only wait, which on a machine with as many cores as
 // threads lets the workers spin between calls. Threads are pinned to
-// distinct cores, as Open MPI binds its ranks: left free, two spinning
-// threads on this project's 2-core VM shared one core in 16 processes of
-// 20, and a small psum took 8 µs there instead of 0.5 µs. Threads are created with
-// pthread_create (not std::thread, whose failure is an exception in a
-// library built without them) and joined by an atexit handler so that the
-// process ends cleanly.
+// distinct cores, as Open MPI binds its ranks: left free, the two spinning
+// threads of a 2-device run shared one core of this project's 2-core VM in
+// about half of the processes, where a small psum then took 6-8 µs instead
+// of 0.5 µs (bench/placement.py). Threads are created with pthread_create
+// (not std::thread, whose failure is an exception in a library built
+// without them) and joined by an atexit handler so that the process ends
+// cleanly.
 //
 //===----------------------------------------------------------------------===//
 
@@ -114,6 +115,14 @@ thread_local bool isDeviceThread = false;
 
 /// Whether this caller thread has been pinned to cpus[0].
 thread_local bool isCallerPinned = false;
+
+/// The set of the one CPU `cpu`.
+cpu_set_t onlyCpu(int cpu) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  CPU_SET(cpu, &set);
+  return set;
+}
 
 /// Runs devices [first, first + count) on this thread.
 void runBlock(int64_t first, int64_t count, void (*body)(void *, int64_t),
@@ -252,9 +261,7 @@ bool ensureWorkers(Pool &p, int64_t n) {
   bool ok = true;
   while (int64_t(p.workers.size()) < n) {
     if (!p.cpus.empty()) {
-      cpu_set_t cpu;
-      CPU_ZERO(&cpu);
-      CPU_SET(p.cpus[(p.workers.size() + 1) % p.cpus.size()], &cpu);
+      cpu_set_t cpu = onlyCpu(p.cpus[(p.workers.size() + 1) % p.cpus.size()]);
       pthread_attr_setaffinity_np(&attr, sizeof(cpu), &cpu);
     }
     Worker *w = new (std::nothrow) Worker;
@@ -311,9 +318,7 @@ int32_t runDevices(int64_t num_devices,
   if (!ensureWorkers(p, threads - 1))
     return 1;
   if (threads > 1 && !p.cpus.empty() && !isCallerPinned) {
-    cpu_set_t cpu;
-    CPU_ZERO(&cpu);
-    CPU_SET(p.cpus[0], &cpu);
+    cpu_set_t cpu = onlyCpu(p.cpus[0]);
     sched_setaffinity(0, sizeof(cpu), &cpu);
     isCallerPinned = true;
   }
