@@ -87,8 +87,14 @@ GroupPos locate(const char *op, int64_t device, int64_t gridRank,
 
 bool GroupSlot::matches(int64_t gridRank, const int64_t *d, uint64_t m,
                         int64_t l) const {
-  return mask == m && leader == l && int64_t(dims.size()) == gridRank &&
-         std::equal(dims.begin(), dims.end(), d);
+  if (mask != m || leader != l || int64_t(dims.size()) != gridRank)
+    return false;
+  // A loop, not std::equal: grids have a few axes, and memcmp's call would
+  // cost more than comparing them.
+  for (int64_t k = 0; k < gridRank; ++k)
+    if (dims[size_t(k)] != d[k])
+      return false;
+  return true;
 }
 
 namespace {
@@ -271,9 +277,7 @@ void waitForGroup(GroupSlot &slot, const char *op, int64_t device,
   Waiting waiting(device, site);
   if (slot.waiter.wait(allArrived,
                        barrierSpinNanos.load(std::memory_order_relaxed),
-                       kMeetingYields,
-                       std::chrono::steady_clock::now() +
-                           collectiveTimeout()) ||
+                       kMeetingYields, collectiveTimeout()) ||
       allArrived())
     return;
   std::string missing;

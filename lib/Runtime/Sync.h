@@ -55,14 +55,16 @@ extern std::atomic<bool> spinnersMayShareCores;
 /// calls wake() after its store, which costs one load when nobody sleeps.
 class SpinWait {
 public:
+  using Clock = std::chrono::steady_clock;
+
   /// Waits until `done()` returns true: spins for about `spinNanos`, then
   /// yields the core up to `yields` times, then sleeps. `done` must read the
   /// condition with seq_cst loads: together with the seq_cst increment of
   /// `sleepers` and the publisher's seq_cst store and load, that guarantees
   /// that either this thread sees the condition or the publisher sees it
   /// asleep (no lost wake-up). Returns true if the condition came true
-  /// without sleeping. Gives up at `deadline`, once asleep, and returns false
-  /// then too: callers that pass one check the condition again.
+  /// without sleeping. Gives up after `timeout`, once asleep, and returns
+  /// false then too: callers that pass one check the condition again.
   ///
   /// A fiber with siblings lets them run for the spin instead, since the
   /// devices it waits for may be among them; when all wait (for another
@@ -70,28 +72,34 @@ public:
   /// sibling's condition may come true first.
   template <typename Pred>
   bool wait(Pred done, int64_t spinNanos, int32_t yields,
-            std::chrono::steady_clock::time_point deadline =
-                std::chrono::steady_clock::time_point::max()) {
+            Clock::duration timeout = Clock::duration::max()) {
     if (done())
       return true;
+    // Most waits end before they need the clock: the deadline is computed
+    // at the first reading.
+    Clock::time_point deadline = Clock::time_point::min();
     while (hasSiblingDevices()) {
-      // One round of the siblings often suffices: no clock read for it.
+      // One round of the siblings often suffices.
       if (yieldToSiblingDevice() && done())
         return true;
-      auto spinEnd = std::chrono::steady_clock::now() +
-                     std::chrono::nanoseconds(spinNanos);
+      auto now = Clock::now();
+      if (deadline == Clock::time_point::min())
+        deadline = after(now, timeout);
+      auto spinEnd = now + std::chrono::nanoseconds(spinNanos);
       do {
         if (!yieldToSiblingDevice())
           cpuRelax();
         if (done())
           return true;
-      } while (std::chrono::steady_clock::now() < spinEnd);
-      auto now = std::chrono::steady_clock::now();
+      } while (Clock::now() < spinEnd);
+      now = Clock::now();
       if (now >= deadline)
         return false;
       if (waitHere(done, 0, 0, std::min(deadline, now + kFiberNap)) || done())
         return false;
     }
+    if (deadline == Clock::time_point::min())
+      deadline = after(Clock::now(), timeout);
     return waitHere(done, spinNanos, yields, deadline);
   }
 
@@ -109,7 +117,7 @@ private:
   /// wait() without switching fibers: spins, yields the core, sleeps.
   template <typename Pred>
   bool waitHere(Pred done, int64_t spinNanos, int32_t yields,
-                std::chrono::steady_clock::time_point deadline) {
+                Clock::time_point deadline) {
     if (done())
       return true;
     // The spin is bounded by time, not iterations: a pause instruction takes
@@ -147,6 +155,13 @@ private:
         break;
     sleepers.fetch_sub(1, std::memory_order_relaxed);
     return false;
+  }
+
+  /// `timeout` after `now`, or the end of time if that is later.
+  static Clock::time_point after(Clock::time_point now,
+                                 Clock::duration timeout) {
+    return timeout >= Clock::time_point::max() - now ? Clock::time_point::max()
+                                                     : now + timeout;
   }
 
   /// How long a fiber whose siblings all wait sleeps before it checks again
