@@ -4,9 +4,9 @@
 // resumes its unfinished fibers in turn; a fiber that waits switches back to
 // it (yieldToSiblingDevice). A switch saves the callee-saved registers and
 // the floating-point control words on the stack it leaves and restores them
-// from the one it enters: a few nanoseconds, no system call. Stacks are
-// mapped once per thread and reused by later calls; their pages are only
-// committed as they are touched.
+// from the one it enters: a few nanoseconds, no system call. Each device
+// number has a stack, mapped before the first run that needs it and reused
+// by later ones; its pages are only committed as they are touched.
 //
 //===----------------------------------------------------------------------===//
 
