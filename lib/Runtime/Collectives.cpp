@@ -43,12 +43,33 @@ void collectiveFatal(const char *what, const char *detail) {
   std::abort();
 }
 
+namespace {
+/// PCC_COLLECTIVE_TIMEOUT in seconds: 0 when unset, -1 when it is not a
+/// positive number.
+double timeoutSetting() {
+  const char *text = std::getenv("PCC_COLLECTIVE_TIMEOUT");
+  if (!text)
+    return 0;
+  char *end = nullptr;
+  double value = std::strtod(text, &end);
+  return end != text && !*end && value > 0 ? value : -1;
+}
+} // namespace
+
+bool checkCollectiveTimeout() {
+  if (timeoutSetting() >= 0)
+    return true;
+  std::fprintf(stderr,
+               "pcc runtime error: PCC_COLLECTIVE_TIMEOUT must be a positive "
+               "number of seconds, not '%s'\n",
+               std::getenv("PCC_COLLECTIVE_TIMEOUT"));
+  return false;
+}
+
 std::chrono::steady_clock::duration collectiveTimeout() {
   static const double seconds = [] {
-    const char *text = std::getenv("PCC_COLLECTIVE_TIMEOUT");
-    char *end = nullptr;
-    double value = text ? std::strtod(text, &end) : 0;
-    return text && end != text && value > 0 ? value : 300.0;
+    double value = timeoutSetting();
+    return value > 0 ? value : 300.0;
   }();
   return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
       std::chrono::duration<double>(seconds));

@@ -29,6 +29,10 @@ namespace pcc::runtime {
 /// pcc gives up: PCC_COLLECTIVE_TIMEOUT seconds, default 300.
 std::chrono::steady_clock::duration collectiveTimeout();
 
+/// Whether PCC_COLLECTIVE_TIMEOUT is unset or a positive number; otherwise
+/// prints an error and returns false.
+bool checkCollectiveTimeout();
+
 /// Bytes per element of a pcc_dtype, or 0 for an unknown dtype.
 int64_t elemSize(int32_t dtype);
 

@@ -24,6 +24,7 @@
 
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include "Collectives.h"
 #include "DevicePool.h"
 #include "Fibers.h"
 #include "Sync.h"
@@ -58,8 +59,6 @@ constexpr int64_t kBarrierSpinNanos = 20000;
 constexpr int64_t kIdleSpinNanos = 20000;
 std::atomic<int64_t> idleSpinNanos{0};
 constexpr int32_t kIdleYields = 8;
-/// Device bodies are generated code that may keep large buffers on the stack.
-constexpr size_t kMinStackSize = size_t(16) << 20;
 /// Ticket value that tells a worker to exit.
 constexpr uint64_t kStopTicket = ~uint64_t(0);
 
@@ -198,19 +197,10 @@ bool initialize(Pool &p) {
     }
     p.defaultHostThreads = value;
   }
-  // Read where it is used (Collectives.cpp), but checked here, before any
-  // device runs, so that a typo is not a silent five-minute timeout.
-  if (const char *text = std::getenv("PCC_COLLECTIVE_TIMEOUT")) {
-    char *end = nullptr;
-    double seconds = std::strtod(text, &end);
-    if (end == text || *end || !(seconds > 0)) {
-      std::fprintf(stderr,
-                   "pcc runtime error: PCC_COLLECTIVE_TIMEOUT must be a "
-                   "positive number of seconds, not '%s'\n",
-                   text);
-      return false;
-    }
-  }
+  // Checked before any device runs, so that a typo is not a silent
+  // five-minute timeout.
+  if (!checkCollectiveTimeout())
+    return false;
   bool pin = true;
   if (const char *text = std::getenv("PCC_PIN_THREADS")) {
     if (std::strcmp(text, "0") && std::strcmp(text, "1")) {
@@ -245,8 +235,8 @@ bool ensureWorkers(Pool &p, int64_t n) {
   pthread_attr_init(&attr);
   size_t stackSize = 0;
   pthread_attr_getstacksize(&attr, &stackSize);
-  if (stackSize < kMinStackSize)
-    pthread_attr_setstacksize(&attr, kMinStackSize);
+  if (stackSize < kDeviceStackSize)
+    pthread_attr_setstacksize(&attr, kDeviceStackSize);
   // Unpinned, a new thread may start on its creator's core and stay there,
   // busy waiting with it, until the scheduler rebalances some milliseconds
   // later: start it on another core (workerMain then lifts the restriction).

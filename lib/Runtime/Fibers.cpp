@@ -98,10 +98,6 @@ namespace pcc::runtime {
 
 namespace {
 
-/// Device bodies are generated code that may keep large buffers on the stack:
-/// as much as a device thread gets (DevicePool.cpp).
-constexpr size_t kStackSize = size_t(16) << 20;
-
 struct Fiber {
   /// The saved stack pointer while the fiber is not running.
   void *sp = nullptr;
@@ -169,7 +165,7 @@ void tsanSwitchTo(void *) {}
 void resume(Fiber &f) {
   FiberThread &t = fiberThread;
   void *fakeStack = nullptr;
-  asanStartSwitch(&fakeStack, f.stack, kStackSize);
+  asanStartSwitch(&fakeStack, f.stack, kDeviceStackSize);
   tsanSwitchTo(f.tsanFiber);
   pcc_fiber_switch(&t.schedulerSp, f.sp);
   asanFinishSwitch(fakeStack, nullptr, nullptr);
@@ -200,7 +196,7 @@ void switchToScheduler(Fiber &f, bool leaving = false) {
 /// Lays out a new fiber's stack as pcc_fiber_switch leaves a suspended one,
 /// so that switching to it enters fiberMain(f) through pcc_fiber_start.
 void prepare(Fiber &f) {
-  auto top = reinterpret_cast<uintptr_t>(f.stack + kStackSize) & ~uintptr_t(15);
+  auto top = reinterpret_cast<uintptr_t>(f.stack + kDeviceStackSize) & ~uintptr_t(15);
   // From the stack pointer up: control words, r15, r14, r13, r12, rbx, rbp
   // and the return address. The stack pointer is 16-byte aligned, so that
   // after the return pcc_fiber_start calls with an aligned stack.
@@ -223,7 +219,7 @@ void prepare(Fiber &f) {
 /// Maps a stack with a guard page below it. Returns null on failure.
 char *mapStack() {
   size_t page = size_t(sysconf(_SC_PAGESIZE));
-  void *base = mmap(nullptr, kStackSize + page, PROT_READ | PROT_WRITE,
+  void *base = mmap(nullptr, kDeviceStackSize + page, PROT_READ | PROT_WRITE,
                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
                     -1, 0);
   if (base == MAP_FAILED)
@@ -250,7 +246,7 @@ bool reserveFiberStacks(int64_t numDevices) {
       std::fprintf(stderr,
                    "pcc runtime error: cannot map a %zu MiB stack for device "
                    "%zu: %s\n",
-                   kStackSize >> 20, all.size(), std::strerror(errno));
+                   kDeviceStackSize >> 20, all.size(), std::strerror(errno));
       return false;
     }
     all.push_back(stack);

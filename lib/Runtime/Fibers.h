@@ -14,9 +14,14 @@
 #ifndef PCC_LIB_RUNTIME_FIBERS_H
 #define PCC_LIB_RUNTIME_FIBERS_H
 
+#include <cstddef>
 #include <cstdint>
 
 namespace pcc::runtime {
+
+/// The least stack a device gets, on a thread or as a fiber: device bodies
+/// are generated code that may keep large buffers on the stack.
+constexpr size_t kDeviceStackSize = size_t(16) << 20;
 
 /// Whether this build can run devices as fibers (x86-64 only for now; other
 /// targets run a thread per device).
