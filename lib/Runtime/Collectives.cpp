@@ -519,6 +519,10 @@ void storeFence() {
 /// each element is read (from all inputs) and then written (to all outputs)
 /// by exactly one member, which finishes reading a block before writing it;
 /// no other member reads that element. It also saves a barrier and a pass.
+///
+/// The last pass over the inputs writes the first output (or, streaming, a
+/// buffer in L1), so that no pass is a plain copy: compilers turn those
+/// into `rep movs`, whose start-up costs more than a small message's sum.
 template <typename Op>
 void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
                  int64_t endOut, int64_t lo, int64_t hi, bool stream) {
@@ -527,28 +531,41 @@ void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
   constexpr int64_t kBlock = 1024; // Accumulator stays in L1.
   Acc acc[kBlock];
   Elem result[kBlock];
+  auto input = [&](int64_t rank, int64_t base) {
+    return static_cast<const Elem *>(m[rank].in) + base;
+  };
   for (int64_t base = lo; base < hi; base += kBlock) {
     int64_t len = std::min(kBlock, hi - base);
-    const Elem *src = static_cast<const Elem *>(m[0].in) + base;
-    for (int64_t i = 0; i < len; ++i)
-      acc[i] = Op::load(src[i]);
-    for (int64_t j = 1; j < n; ++j) {
-      src = static_cast<const Elem *>(m[j].in) + base;
+    Elem *first = static_cast<Elem *>(m[firstOut].out) + base;
+    Elem *dst = stream ? result : first;
+    const Elem *a = input(0, base);
+    if (n == 1) {
       for (int64_t i = 0; i < len; ++i)
-        acc[i] = Op::combine(acc[i], Op::load(src[i]));
+        dst[i] = Op::store(Op::load(a[i]));
+    } else if (n == 2) {
+      const Elem *b = input(1, base);
+      for (int64_t i = 0; i < len; ++i)
+        dst[i] = Op::store(Op::combine(Op::load(a[i]), Op::load(b[i])));
+    } else {
+      const Elem *b = input(1, base);
+      for (int64_t i = 0; i < len; ++i)
+        acc[i] = Op::combine(Op::load(a[i]), Op::load(b[i]));
+      for (int64_t j = 2; j + 1 < n; ++j) {
+        const Elem *src = input(j, base);
+        for (int64_t i = 0; i < len; ++i)
+          acc[i] = Op::combine(acc[i], Op::load(src[i]));
+      }
+      const Elem *last = input(n - 1, base);
+      for (int64_t i = 0; i < len; ++i)
+        dst[i] = Op::store(Op::combine(acc[i], Op::load(last[i])));
     }
-    if (stream) {
-      for (int64_t i = 0; i < len; ++i)
-        result[i] = Op::store(acc[i]);
-      for (int64_t k = firstOut; k < endOut; ++k)
-        streamCopy(static_cast<Elem *>(m[k].out) + base, result,
-                   size_t(len) * sizeof(Elem));
-      continue;
-    }
-    for (int64_t k = firstOut; k < endOut; ++k) {
-      Elem *dst = static_cast<Elem *>(m[k].out) + base;
-      for (int64_t i = 0; i < len; ++i)
-        dst[i] = Op::store(acc[i]);
+    size_t bytes = size_t(len) * sizeof(Elem);
+    for (int64_t k = stream ? firstOut : firstOut + 1; k < endOut; ++k) {
+      Elem *out = static_cast<Elem *>(m[k].out) + base;
+      if (stream)
+        streamCopy(out, result, bytes);
+      else if (out != dst)
+        std::memcpy(out, dst, bytes);
     }
   }
   if (stream)

@@ -97,7 +97,7 @@ public:
 
   /// The argument vector of the packed entry (`_mlir__mlir_ciface__pcc_entry`
   /// and its AOT twin): a pointer to each descriptor pointer.
-  void **packedArguments() { return packed.data(); }
+  void **packedArguments() { return reinterpret_cast<void **>(frame.data()); }
 
   /// Copies the result buffers out as arrays.
   std::vector<arrayio::Array> results() const;
@@ -106,25 +106,28 @@ public:
   void releaseArguments();
 
 private:
-  /// A C-contiguous buffer and the memref descriptor that describes it:
-  /// {allocated, aligned, offset, sizes[rank], strides[rank]}, every field 8
-  /// bytes wide.
+  /// A C-contiguous buffer.
   struct Buffer {
     uint8_t *data = nullptr;
     size_t bytes = 0;
-    std::vector<int64_t> descriptor;
   };
 
   EntryCall(const EntrySignature &signature, BufferAllocator allocator)
       : signature(signature), allocator(allocator) {}
   bool addBuffer(const BoundaryType &type, const std::string &what,
                  std::string &error);
+  /// Builds `frame` once every buffer is allocated.
+  void buildFrame();
 
   const EntrySignature &signature;
   BufferAllocator allocator;
   std::vector<Buffer> buffers;
-  std::vector<void *> descriptors;
-  std::vector<void *> packed;
+  /// What the entry reads before it reaches the data, in one allocation (a
+  /// run then misses on few lines when --rotate has pushed it out of
+  /// cache): the packed arguments (a pointer to each descriptor pointer),
+  /// the descriptor pointers, and the memref descriptors {allocated,
+  /// aligned, offset, sizes[rank], strides[rank]}, 8-byte words all.
+  std::vector<uint64_t> frame;
   /// The first numArguments buffers are the arguments'.
   size_t numArguments = 0;
 };
