@@ -13,9 +13,15 @@ the two alternating process by process.
   costs    psum of 8 B and 512 B at N = 2: warm buffers against buffers
            rotated out of cache (--rotate), two threads against one
            (PCC_HOST_THREADS=1)
+  serial   psum of 8 B to 512 B at N = 2, 4 and 8, rotated out of cache:
+           the default, where launches that do little run on one thread,
+           against PCC_SERIAL_WORK=0, where every launch uses every thread
+           (the figures behind the default of PCC_SERIAL_WORK)
 
-Each figure is the median over processes of each process's median run time
-(pcc's --repeat), after a first run that is dropped.
+The first three run every launch on every thread (PCC_SERIAL_WORK=0), the
+placement they compare. Each figure is the median over processes of each
+process's median run time (pcc's --repeat), after a first run that is
+dropped.
 """
 
 import argparse
@@ -44,12 +50,17 @@ def compile_psum(pcc, scratch, n, count):
     return base
 
 
+EVERY_THREAD = {"PCC_SERIAL_WORK": "0"}
+
+
 def median_run(exe, runs, rotate=1, env=None):
-    """The median of one process's runs, in µs."""
+    """The median of one process's runs, in µs, with every launch on every
+    thread unless `env` says otherwise (a variable set to None is unset)."""
+    env = {**os.environ, **EVERY_THREAD, **(env or {})}
     result = subprocess.run(
         [exe, exe + ".npy", f"--repeat={runs + 1}", f"--rotate={rotate}"],
-        capture_output=True, text=True, env={**os.environ, **(env or {})},
-        check=True)
+        capture_output=True, text=True,
+        env={k: v for k, v in env.items() if v is not None}, check=True)
     times = [float(t) for t in re.findall(r"^pcc: run \d+/\d+: (\S+) s$",
                                           result.stderr, re.M)]
     return statistics.median(times[1:]) * 1e6
@@ -77,7 +88,8 @@ def main():
                                                       "pcc"))
     parser.add_argument("--processes", type=int, default=7)
     parser.add_argument("--runs", type=int, default=2000)
-    parser.add_argument("--only", choices=("fibers", "pinning", "costs"))
+    parser.add_argument("--only",
+                        choices=("fibers", "pinning", "costs", "serial"))
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="pcc-placement-") as scratch:
         if args.only in (None, "fibers"):
@@ -114,6 +126,18 @@ def main():
                     ("one thread cold",
                      lambda: median_run(exe, args.runs, cold, one)),
                 ], args.processes))
+        if args.only in (None, "serial"):
+            cold = args.runs + 1
+            for n, sizes in ((2, (8, 64, 128, 256, 512)), (4, (8, 64)),
+                             (8, (8,))):
+                for size in sizes:
+                    exe = compile_psum(args.pcc, scratch, n, size // 4)
+                    show(f"psum N={n} {size} B", side_by_side([
+                        ("default", lambda: median_run(
+                            exe, args.runs, cold, {"PCC_SERIAL_WORK": None})),
+                        ("every thread",
+                         lambda: median_run(exe, args.runs, cold)),
+                    ], 2 * args.processes))
 
 
 if __name__ == "__main__":

@@ -477,7 +477,7 @@ extern "C" int32_t pcc_cuda_init(int64_t num_devices, int32_t oversubscribe,
 
 extern "C" void pcc_cuda_launch(int64_t num_devices,
                                 void (*body)(void *args, int64_t device),
-                                void *args) {
+                                void *args, int64_t /*work*/) {
   std::vector<CudaDevice *> devices;
   CUstream hostStream = nullptr;
   if (num_devices > 0 && !boundDevice) {
@@ -495,7 +495,8 @@ extern "C" void pcc_cuda_launch(int64_t num_devices,
   LaunchArgs launch{body, args, devices.data()};
   // A thread per device: each binds its device's context (no fibers). An
   // invalid or nested call has been reported; the caller cannot recover.
-  if (runDevices(num_devices, runBound, &launch, /*threadPerDevice=*/true))
+  if (runDevices(num_devices, runBound, &launch, /*threadPerDevice=*/true,
+                 /*work=*/-1))
     std::exit(1);
 }
 

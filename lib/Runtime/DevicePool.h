@@ -13,10 +13,11 @@
 namespace pcc::runtime {
 
 /// pcc_run_devices; with `threadPerDevice`, every device gets a thread of its
-/// own even when devices outnumber the host threads (no fibers).
+/// own even when devices outnumber the host threads (no fibers). `work` is
+/// pcc_launch's (-1: unknown).
 int32_t runDevices(int64_t numDevices,
                    void (*body)(void *args, int64_t device), void *args,
-                   bool threadPerDevice);
+                   bool threadPerDevice, int64_t work);
 
 } // namespace pcc::runtime
 

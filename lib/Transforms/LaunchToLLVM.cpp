@@ -2,7 +2,7 @@
 //
 // Lowers spmd.launch, after everything else reached the LLVM dialect, to a
 // call of pcc_launch with a thunk that unpacks the buffers and calls the
-// device function's C interface.
+// device function's C interface, and the launch's work (-1 if unknown).
 //
 //===----------------------------------------------------------------------===//
 
@@ -116,8 +116,10 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     Value body = LLVM::AddressOfOp::create(rewriter, loc, thunk);
     Value devices =
         LLVM::ConstantOp::create(rewriter, loc, i64Type, op.getDevices());
+    Value work = LLVM::ConstantOp::create(rewriter, loc, i64Type,
+                                          op.getWork().value_or(-1));
     LLVM::CallOp::create(rewriter, loc, launch,
-                         ValueRange{devices, body, array});
+                         ValueRange{devices, body, array, work});
     rewriter.eraseOp(op);
     return success();
   }
@@ -151,7 +153,7 @@ struct SPMDLaunchToLLVMPass
       launch = getOrDeclare(
           module, launchFunction,
           LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                      {i64Type, ptrType, ptrType}));
+                                      {i64Type, ptrType, ptrType, i64Type}));
     });
     LLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);

@@ -8,6 +8,8 @@
 
 #include "pcc/Transforms/Passes.h"
 
+#include "DeviceWork.h"
+
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -191,7 +193,9 @@ LogicalResult PmapOutliner::run() {
   int64_t numDevices = 1;
   for (int64_t size : sizes)
     numDevices *= size;
-  LaunchOp::create(builder, loc, device.getSymName(), numDevices, buffers);
+  std::optional<int64_t> work = pcc::estimateDeviceWork(device, numDevices);
+  LaunchOp::create(builder, loc, device.getSymName(), numDevices, buffers,
+                   work ? builder.getI64IntegerAttr(*work) : IntegerAttr());
   for (unsigned index = 0; index < results.size(); ++index)
     results[index] = bufferization::ToTensorOp::create(
         builder, loc, root.getResult(index).getType(), results[index],

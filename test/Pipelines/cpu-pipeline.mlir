@@ -1,16 +1,18 @@
 // The host pipeline takes the seed's program all the way to the LLVM
 // dialect: the pmap becomes a pcc_launch call with a thunk that calls
-// the device function's C interface, and psum a runtime call.
+// the device function's C interface and the launch's work (15 elements:
+// docs/design.md counts them), and psum a runtime call.
 // RUN: pcc-opt %pcc_src/examples/psum.mlir --pass-pipeline="builtin.module(pcc-cpu-pipeline)" | FileCheck %s
 // RUN: pcc-opt %pcc_src/examples/grid.mlir --pass-pipeline="builtin.module(pcc-cpu-pipeline)" | FileCheck %s --check-prefix=GRID
 
 // CHECK-NOT: spmd.
-// CHECK-DAG: llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr, i64)
 // CHECK-DAG: llvm.func @_mlir_ciface_pcc_mlir_all_reduce_i32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: llvm.func @main(
 // CHECK-DAG: %[[FN:.*]] = llvm.mlir.addressof @main_pmap_thunk
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(4 : i64) : i64
-// CHECK: llvm.call @pcc_launch(%[[N]], %[[FN]], %{{.*}})
+// CHECK-DAG: %[[WORK:.*]] = llvm.mlir.constant(15 : i64) : i64
+// CHECK: llvm.call @pcc_launch(%[[N]], %[[FN]], %{{.*}}, %[[WORK]])
 // CHECK-LABEL: llvm.func @_mlir_ciface_main_pmap(
 // CHECK-LABEL: llvm.func @_mlir_ciface__pcc_entry(
 // CHECK-LABEL: llvm.func @main_pmap_thunk(%{{.*}}: !llvm.ptr, %{{.*}}: i64)

@@ -41,7 +41,7 @@ TEST(CudaErrorsDeathTest, LaunchWithoutGpu) {
   if (gpuPresent())
     GTEST_SKIP() << "a GPU is present";
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(pcc_cuda_launch(2, emptyBody, nullptr),
+  EXPECT_EXIT(pcc_cuda_launch(2, emptyBody, nullptr, -1),
               testing::ExitedWithCode(1), "pcc: error: .*--backend=cpu");
 }
 

@@ -82,7 +82,7 @@ template <typename F> void launch(int64_t n, F &&f) {
   using Fn = std::remove_reference_t<F>;
   pcc_cuda_launch(
       n, [](void *ctx, int64_t d) { (*static_cast<Fn *>(ctx))(d); },
-      const_cast<void *>(static_cast<const void *>(&f)));
+      const_cast<void *>(static_cast<const void *>(&f)), -1);
 }
 
 //===----------------------------------------------------------------------===//

@@ -4,7 +4,8 @@
 // same persistent thread every time; the pool grows only when a call needs
 // more devices; threads are pinned to distinct cores; devices beyond the
 // host threads share them in blocks, as fibers that switch in collectives
-// and have deep stacks; invalid and nested
+// and have deep stacks; launches that do little run on the calling thread
+// alone; invalid and nested
 // calls fail with an error instead of hanging; and calls from several host
 // threads are serialized.
 //
@@ -123,6 +124,29 @@ TEST(DevicePool, DevicesBeyondHostThreadsShareThemInBlocks) {
     }
   }
 }
+
+#if defined(__x86_64__)
+TEST(DevicePool, SmallLaunchesRunOnTheCallingThread) {
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || std::getenv("PCC_HOST_THREADS") ||
+      std::getenv("PCC_SERIAL_WORK"))
+    GTEST_SKIP() << "needs two cores and the default thread settings";
+  HostThreads limit(2);
+  std::vector<pthread_t> threadOf(2);
+  auto body = [](void *threads, int64_t d) {
+    static_cast<pthread_t *>(threads)[d] = pthread_self();
+  };
+  // The default budget is 512 elements, of which each device's call costs
+  // 64: two devices run on one thread up to 512 / 2 - 64 = 192 each.
+  for (int64_t work : {int64_t(0), int64_t(192), int64_t(193),
+                       int64_t(1) << 40, int64_t(-1)}) {
+    pcc_launch(2, body, threadOf.data(), work);
+    EXPECT_TRUE(pthread_equal(threadOf[0], pthread_self()));
+    EXPECT_EQ(pthread_equal(threadOf[1], pthread_self()) != 0,
+              work >= 0 && work <= 192)
+        << "work " << work;
+  }
+}
+#endif
 
 TEST(DevicePool, ThreadsArePinnedToDistinctCores) {
   // (This thread's own affinity is no guide: earlier runs pinned it.)

@@ -68,9 +68,14 @@ int32_t pcc_set_host_threads(int64_t threads);
 
 /// What generated code calls for a pmap: pcc_run_devices, but a failure
 /// (already printed) ends the process with exit status 1, since the caller
-/// has no way to recover.
+/// has no way to recover. `work` is the compiler's estimate of the elements
+/// one device reads and writes, or -1 if it has none. When the devices
+/// together cost at most PCC_SERIAL_WORK elements (default 512, counting 64
+/// per device for its call), they all run on the calling thread, as fibers,
+/// since waking other threads and meeting them would cost more than the
+/// work it saves.
 void pcc_launch(int64_t num_devices, void (*body)(void *args, int64_t device),
-                void *args);
+                void *args, int64_t work);
 
 /// The devices of a pmap form a row-major grid with `grid_rank` axes of sizes
 /// grid_dims[0..grid_rank). A collective over a set of axes (bit k of
@@ -202,9 +207,11 @@ int32_t pcc_cuda_init(int64_t num_devices, int32_t oversubscribe, char *message,
 /// stream waits for the work the caller queued on the host stream, and it
 /// synchronizes d's stream after body(args, d) returns. Initializes the
 /// platform for num_devices (as pcc_cuda_init, with the last oversubscribe
-/// setting) if needed.
+/// setting) if needed. `work` is pcc_launch's, unused: every device has a
+/// thread of its own.
 void pcc_cuda_launch(int64_t num_devices,
-                     void (*body)(void *args, int64_t device), void *args);
+                     void (*body)(void *args, int64_t device), void *args,
+                     int64_t work);
 
 /// Allocates `bytes` of managed memory (cuMemAllocManaged, attached
 /// globally): usable by host code, by kernels on every GPU and by the

@@ -45,7 +45,10 @@ def SPMDOutlinePmaps : Pass<"spmd-outline-pmaps", "mlir::ModuleOp"> {
     mapped operands and captured values as memrefs (a scalar as a rank-0
     memref), and one output memref per result, and names its grid in
     `spmd.grid_axes` / `spmd.grid_sizes`. Devices whose inner coordinates are
-    all 0 write their slice of each output.
+    all 0 write their slice of each output. The launch carries `work`, the
+    elements one device reads and writes, where they can be counted (static
+    shapes and trip counts, no calls): the runtime runs small launches on
+    one thread.
 
     ```mlir
     // before
@@ -53,7 +56,7 @@ def SPMDOutlinePmaps : Pass<"spmd-outline-pmaps", "mlir::ModuleOp"> {
     // after
     %m = bufferization.to_buffer %a read_only : tensor<4x3xf32> to memref<4x3xf32>
     %out = memref.alloc() : memref<4xf32>
-    spmd.launch @main_pmap devices 4 (%m, %out) : memref<4x3xf32>, memref<4xf32>
+    spmd.launch @main_pmap devices 4 (%m, %out) {work = 15 : i64} : memref<4x3xf32>, memref<4xf32>
     %r = bufferization.to_tensor %out restrict writable : memref<4xf32> to tensor<4xf32>
     ```
   }];
@@ -114,8 +117,8 @@ def SPMDLaunchToLLVM : Pass<"convert-spmd-launch-to-llvm", "mlir::ModuleOp"> {
   let description = [{
     Runs after the standard conversions to the LLVM dialect. Each
     `spmd.launch @f devices N (buffers)` stores its memref descriptors in an
-    array and calls `pcc_launch(N, @f_thunk, array)`; `@f_thunk(args,
-    device)` passes the descriptors to `_mlir_ciface_f`, the C interface of
+    array and calls `pcc_launch(N, @f_thunk, array, work)` (work -1 where
+    the launch has none); `@f_thunk(args, device)` passes the descriptors to `_mlir_ciface_f`, the C interface of
     the device function. The cuda pipeline names its own launch function,
     `pcc_cuda_launch`, which binds each device thread to its GPU and stream.
   }];

@@ -313,13 +313,18 @@ def SPMD_LaunchOp : SPMD_Op<"launch", [
     Every device reads the same buffers and writes its own part of the
     output buffers.
 
+    `work`, where the compiler could count it, is how many elements one
+    device reads and writes (an estimate; see docs/design.md). The runtime
+    runs a launch whose devices together do little on a single thread.
+
     ```mlir
-    spmd.launch @main_pmap0 devices 4 (%data, %out)
+    spmd.launch @main_pmap0 devices 4 (%data, %out) {work = 15 : i64}
         : memref<4x3xi32>, memref<4xi32>
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee, I64Attr:$devices,
-                       Variadic<AnyMemRef>:$buffers);
+                       Variadic<AnyMemRef>:$buffers,
+                       OptionalAttr<I64Attr>:$work);
   let assemblyFormat = [{
     $callee `devices` $devices `(` $buffers `)` attr-dict `:` type($buffers)
   }];
