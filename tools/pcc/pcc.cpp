@@ -79,7 +79,8 @@ cl::opt<BackendOption> backendOption(
     cl::values(
         clEnumValN(BackendOption::Auto, "auto",
                    "cuda where a CUDA driver and a GPU are present, else cpu"),
-        clEnumValN(BackendOption::Cpu, "cpu", "one host thread per device"),
+        clEnumValN(BackendOption::Cpu, "cpu",
+                   "the host's cores (devices beyond them as fibers)"),
         clEnumValN(BackendOption::Cuda, "cuda",
                    "one GPU per device (several with --oversubscribe)")));
 
