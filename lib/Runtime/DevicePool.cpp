@@ -5,11 +5,12 @@
 // host threads (by default, the cores the process may use), each device has
 // a thread; with more, each thread runs a contiguous block of devices as
 // fibers (Fibers.h), so that collectives among them switch without the
-// kernel. Workers are created on first use and grown when a call needs
-// more, so that a program that runs many SPMD bodies pays for thread
-// creation once. Each worker has its own wake-up word, so a call wakes
-// exactly the threads it uses, and idle workers sleep on a condition
-// variable. Running devices on the caller saves a wake-up per call and a
+// kernel. A launch that the compiler found to do little (pcc_launch's
+// work) runs on the calling thread alone, all its devices fibers. Workers
+// are created on first use and grown when a call needs more, so that a
+// program that runs many SPMD bodies pays for thread creation once. Each
+// worker has its own wake-up word, so a call wakes exactly the threads it
+// uses, and idle workers sleep on a condition variable. Running devices on the caller saves a wake-up per call and a
 // thread that would only wait, which on a machine with as many cores as
 // threads lets the workers spin between calls. Threads are pinned to
 // distinct cores, as Open MPI binds its ranks: left free, the two spinning
@@ -100,7 +101,7 @@ struct Pool {
   /// unless pcc_set_host_threads says otherwise.
   int64_t defaultHostThreads = 1;
   int64_t hostThreads = 1;
-  /// PCC_SERIAL_WORK: launches whose devices together touch at most this
+  /// PCC_SERIAL_WORK: launches whose devices together cost at most this
   /// many elements run on the calling thread.
   int64_t serialWork = kSerialWork;
   /// The CPUs the process may run on, when known.

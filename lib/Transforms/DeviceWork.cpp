@@ -49,7 +49,10 @@ Work elements(Type type) {
     return 1;
   if (!shaped.hasStaticShape())
     return std::nullopt;
-  return shaped.getNumElements();
+  Work count = 1;
+  for (int64_t size : shaped.getShape())
+    count = multiply(count, size);
+  return count;
 }
 
 Work sumOfElements(TypeRange types) {
