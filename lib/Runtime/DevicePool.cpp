@@ -189,6 +189,14 @@ void shutdownPool() {
   p.runMutex.unlock();
 }
 
+/// Stores `value` into `setting` unless it is there already: the device
+/// threads read these settings on every call, and a store, even of the same
+/// value, would take the line from their caches.
+template <typename T> void setIfChanged(std::atomic<T> &setting, T value) {
+  if (setting.load(std::memory_order_relaxed) != value)
+    setting.store(value, std::memory_order_relaxed);
+}
+
 /// Reads the environment variable `name`, if set, into `value`: a whole
 /// number of at least `least`. Returns false after printing an error saying
 /// it must be `what`.
@@ -342,11 +350,10 @@ int32_t runDevices(int64_t num_devices,
     isCallerPinned = true;
   }
   bool coreEach = threads <= p.numCores;
-  barrierSpinNanos.store(coreEach ? kBarrierSpinNanos : 0,
-                         std::memory_order_relaxed);
-  spinnersMayShareCores.store(p.cpus.empty() || threads > int64_t(p.cpus.size()),
-                              std::memory_order_relaxed);
-  idleSpinNanos.store(coreEach ? kIdleSpinNanos : 0, std::memory_order_relaxed);
+  setIfChanged(barrierSpinNanos, coreEach ? kBarrierSpinNanos : 0);
+  setIfChanged(spinnersMayShareCores,
+               p.cpus.empty() || threads > int64_t(p.cpus.size()));
+  setIfChanged(idleSpinNanos, coreEach ? kIdleSpinNanos : 0);
   p.remaining.store(threads - 1, std::memory_order_relaxed);
   uint64_t seq = ++p.sequence;
   // Thread t runs devices [t * N / T, (t + 1) * N / T): blocks of contiguous
