@@ -90,7 +90,7 @@ static AxesInScope getAxesInScope(Operation *op) {
        parent = parent->getParentOp()) {
     auto axes = parent->getAttrOfType<ArrayAttr>(kGridAxesAttrName);
     auto sizes = parent->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName);
-    if (!axes || !sizes || axes.size() != sizes.size())
+    if (!axes || !sizes || int64_t(axes.size()) != sizes.size())
       continue;
     // Verified by SPMDDialect::verifyOperationAttribute before nested ops.
     for (auto [name, size] : llvm::zip(axes, sizes.asArrayRef())) {
@@ -527,7 +527,7 @@ LogicalResult SPMDDialect::verifyOperationAttribute(Operation *op,
   auto function = dyn_cast<FunctionOpInterface>(op);
   auto axes = op->getAttrOfType<ArrayAttr>(kGridAxesAttrName);
   auto sizes = op->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName);
-  if (!function || !axes || !sizes || axes.size() != sizes.size() ||
+  if (!function || !axes || !sizes || int64_t(axes.size()) != sizes.size() ||
       axes.empty())
     return op->emitError()
            << "'" << kGridAxesAttrName << "' (an array of axis names) and '"
