@@ -10,6 +10,10 @@ plots (docs/benchmarks/*.png) and raw figures (docs/benchmarks/results.json).
     bench/run.py --report   rewrites docs/benchmarks.md from the last run's
                             docs/benchmarks/results.json and the current
                             bench/notes.md, measuring nothing
+    bench/run.py --small    only psum and all_gather of 8 B to 4 KiB at
+                            N = 2, where pcc and Open MPI are closest, with
+                            10 processes each way: prints the medians and
+                            writes no report (a few minutes)
 
 Every figure is the median (with min and max) of several timed runs. pcc's
 runs are the executables of `pcc compile`, run with --repeat and --rotate so
@@ -659,6 +663,9 @@ CONFIGS = {
         latency_sizes=[8, 64, 512, 4 * KiB], latency_steps=1000,
         latency_repeat=20,
         row_sum_shape=(4096, 16384), peak_bytes=64 * MiB),
+    "small": dict(
+        sizes=[8, 64, 512, 4 * KiB], devices=[2], repeat_small=2000,
+        repeat_large=5, processes=10),
     "tiny": dict(
         sizes=[8, MiB], devices=[2], repeat_small=3, repeat_large=3,
         processes=1,
@@ -680,6 +687,10 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--tiny", action="store_true",
                         help="tiny sizes, one pass, report into --out")
+    parser.add_argument("--small", action="store_true",
+                        help="only the collectives at N = 2 up to 4 KiB, "
+                        "10 processes each way; print the medians, write no "
+                        "report (with --tiny: once, at 8 B)")
     parser.add_argument("--report", action="store_true",
                         help="rewrite the report from the last run's "
                         "results.json and bench/notes.md; measure nothing")
@@ -713,6 +724,17 @@ def main():
         out_dir = args.out or (os.path.join(scratch, "report") if args.tiny
                                else os.path.join(ROOT, "docs"))
         pcc = Pcc(tools, scratch)
+        if args.small:
+            small = dict(CONFIGS["small"])
+            if args.tiny:
+                small.update(sizes=[8], repeat_small=3, processes=1)
+            for row in bench_collectives(pcc, tools, small):
+                ratio = row["mpi"]["median"] / row["pcc"]["median"]
+                print(f"{row['kind']} N=2 {human_bytes(row['bytes'])}: pcc "
+                      f"{human_seconds(row['pcc']['median'])}, Open MPI "
+                      f"{human_seconds(row['mpi']['median'])}, "
+                      f"{ratio:.2f}x", flush=True)
+            return
         results = {"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
                    "machine": machine(), "config": cfg}
         log(f"bench: machine: {results['machine']}")
