@@ -350,9 +350,13 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
                                    const Fingerprint &fingerprint, bool stage) {
   uint64_t number = ++slot.members[pos.rank].started;
   int parity = int(number % 2);
+  Announcement *announced = slot.announced[parity].get();
+  Announcement &self = announced[pos.rank];
   if (stage) {
     size_t bytes = size_t(fingerprint.count * elemSize(fingerprint.dtype));
-    void *copy = slot.staged[parity][pos.rank].bytes;
+    void *copy = bytes <= sizeof(self.inlineInput)
+                     ? self.inlineInput
+                     : slot.staged[parity][pos.rank].bytes;
     std::memcpy(copy, in, bytes);
     in = copy;
     // The output is written right after the meeting: fetch its lines for
@@ -362,8 +366,6 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
     for (size_t at = 0; at < bytes; at += 64)
       __builtin_prefetch(static_cast<char *>(out) + at, /*rw=*/1);
   }
-  Announcement *announced = slot.announced[parity].get();
-  Announcement &self = announced[pos.rank];
   self.in = in;
   self.out = out;
   self.fingerprint = fingerprint;

@@ -115,7 +115,11 @@ struct alignas(64) Announcement {
   /// The collective's number in the group, from 1, stored last: members
   /// meet when they have all announced the same number.
   std::atomic<uint64_t> number{0};
+  /// A staged input this small is staged here, in the line that peers read
+  /// anyway, and costs no transfer of its own.
+  alignas(8) char inlineInput[8];
 };
+static_assert(sizeof(Announcement) == 64, "an announcement is one line");
 
 /// A member's own counters; only the member writes them.
 struct alignas(64) MemberState {
