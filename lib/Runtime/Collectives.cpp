@@ -67,12 +67,13 @@ bool checkCollectiveTimeout() {
 }
 
 std::chrono::steady_clock::duration collectiveTimeout() {
-  static const double seconds = [] {
+  // Converted once: every wait that outlasts its first check asks.
+  static const std::chrono::steady_clock::duration timeout = [] {
     double value = timeoutSetting();
-    return value > 0 ? value : 300.0;
+    return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+        std::chrono::duration<double>(value > 0 ? value : 300.0));
   }();
-  return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-      std::chrono::duration<double>(seconds));
+  return timeout;
 }
 
 //===----------------------------------------------------------------------===//

@@ -10,9 +10,10 @@
 // are created on first use and grown when a call needs more, so that a
 // program that runs many SPMD bodies pays for thread creation once. Each
 // worker has its own wake-up word, so a call wakes exactly the threads it
-// uses, and idle workers sleep on a condition variable. Running devices on the caller saves a wake-up per call and a
-// thread that would only wait, which on a machine with as many cores as
-// threads lets the workers spin between calls. Threads are pinned to
+// uses, and idle workers sleep on a condition variable. Running devices on
+// the caller saves a wake-up per call and a thread that would only wait,
+// which on a machine with as many cores as threads lets the workers spin
+// between calls. Threads are pinned to
 // distinct cores, as Open MPI binds its ranks: left free, the two spinning
 // threads of a 2-device run shared one core of this project's 2-core VM in
 // about half of the processes, where a small psum then took 6-8 µs instead
