@@ -4,7 +4,7 @@
 // after each): give the entry a C ABI, expand pmean, outline pmap bodies into
 // device functions on a flattened grid, turn collectives into runtime calls,
 // bufferize, insert deallocations, and lower everything to the LLVM dialect,
-// with loops (cpu) or GPU kernels in a fatbin (cuda, compile-only so far).
+// with loops (cpu) or GPU kernels in a fatbin (cuda).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,7 @@
 #include "pcc/Transforms/Passes.h"
 
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
+#include "pcc/Dialect/SPMD/Transforms/BufferizableOpInterfaceImpl.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -72,7 +73,8 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry,
   pm.addPass(pcc::createSPMDExpandPmean());
   pm.addPass(pcc::createSPMDOutlinePmaps());
   // The cuda backend's collectives need contiguous managed buffers: the
-  // runtime's packing of strided ones is host memory.
+  // runtime's packing of strided ones is host memory. Collectives become
+  // runtime calls on tensors, which bufferize with the rest of the body.
   pcc::SPMDLowerCollectivesOptions collectives;
   collectives.stridedOperands = !cuda;
   pm.addPass(pcc::createSPMDLowerCollectives(collectives));
@@ -91,6 +93,9 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry,
   // Bodies compute straight into the pmap's result slices.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // A buffer that a loop's steps use one after another is allocated once,
+  // before the loop, not once per step.
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   // Functions fill buffers their callers pass rather than returning new
   // ones, down to the entry, whose results land in the driver's buffers.
   bufferization::BufferResultsToOutParamsPassOptions outParams;
@@ -117,6 +122,7 @@ static void buildHostToLLVMPipeline(OpPassManager &pm, bool cuda) {
   // Structured control flow first: memref.alloca_scope (around runtime
   // calls) lowers into its parent's blocks, which scf regions cannot have.
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(pcc::createSPMDLowerRuntimeCalls());
   // Buffers come from the runtime's allocator, which enforces the memory
   // limit (cuda: managed memory, converted before gpu-to-llvm).
   if (!cuda) {
@@ -171,6 +177,7 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(pcc::createSPMDLowerRuntimeCalls());
 
   // Kernels to a fatbin through NVVM; host code to the LLVM dialect.
   GpuNVVMAttachTargetOptions target;
@@ -213,6 +220,7 @@ void pcc::registerDialects(DialectRegistry &registry) {
   bufferization::func_ext::registerBufferizableOpInterfaceExternalModels(
       registry);
   linalg::registerBufferizableOpInterfaceExternalModels(registry);
+  pcc::spmd::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   // What buffer-results-to-out-params needs to hoist memref.alloc.
@@ -250,7 +258,6 @@ void pcc::registerPipelines() {
       buildCpuPipeline);
   PassPipelineRegistration<CudaPipelineOptions>(
       "pcc-cuda-pipeline",
-      "Lower an spmd program to GPU kernels (a fatbin) and LLVM host code "
-      "(compile-only so far)",
+      "Lower an spmd program to GPU kernels (a fatbin) and LLVM host code",
       buildCudaPipeline);
 }

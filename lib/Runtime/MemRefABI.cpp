@@ -111,8 +111,8 @@ const char *siteText(const pcc_unranked_memref *site) {
 #define PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)               \
   void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      pcc_unranked_memref *in, pcc_unranked_memref *out,                       \
-      pcc_unranked_memref *site) {                                             \
+      pcc_unranked_memref *site, pcc_unranked_memref *in,                      \
+      pcc_unranked_memref *out) {                                             \
     Buffer dims(grid, sizeof(int64_t), false);                                 \
     Buffer input(in, elementSize, false);                                      \
     Buffer output(out, elementSize, true);                                     \
@@ -130,8 +130,8 @@ const char *siteText(const pcc_unranked_memref *site) {
   PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)                     \
   void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out,    \
-      pcc_unranked_memref *site) {                                             \
+      int32_t reduction, pcc_unranked_memref *site, pcc_unranked_memref *in,   \
+      pcc_unranked_memref *out) {                                             \
     Buffer dims(grid, sizeof(int64_t), false);                                 \
     Buffer input(in, elementSize, false);                                      \
     Buffer output(out, elementSize, true);                                     \

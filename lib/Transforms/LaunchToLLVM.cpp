@@ -86,7 +86,7 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     MLIRContext *context = op.getContext();
     auto ptrType = LLVM::LLVMPointerType::get(context);
     auto i64Type = rewriter.getI64Type();
-    unsigned numBuffers = adaptor.getBuffers().size();
+    unsigned numBuffers = adaptor.getOperands().size();
 
     // Created before the conversion started (see runOnOperation).
     LLVM::LLVMFuncOp thunk = thunks.lookup(op.getCallee());
@@ -101,12 +101,12 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
         rewriter, loc, ptrType, LLVM::LLVMArrayType::get(ptrType, numBuffers),
         one);
     SmallVector<Value> slots;
-    for (Value descriptor : adaptor.getBuffers())
+    for (Value descriptor : adaptor.getOperands())
       slots.push_back(LLVM::AllocaOp::create(rewriter, loc, ptrType,
                                              descriptor.getType(), one));
     rewriter.restoreInsertionPoint(launchPoint);
     for (auto [index, descriptor, slot] :
-         llvm::enumerate(adaptor.getBuffers(), slots)) {
+         llvm::enumerate(adaptor.getOperands(), slots)) {
       LLVM::StoreOp::create(rewriter, loc, descriptor, slot);
       Value element = LLVM::GEPOp::create(
           rewriter, loc, ptrType, ptrType, array,
@@ -149,7 +149,7 @@ struct SPMDLaunchToLLVMPass
       LLVM::LLVMFuncOp &thunk = thunks[op.getCallee()];
       if (!thunk)
         thunk = createThunk(module, symbols, op.getCallee(),
-                            op.getBuffers().size());
+                            op->getNumOperands());
       launch = getOrDeclare(
           module, launchFunction,
           LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),

@@ -1,12 +1,10 @@
 //===- LowerCollectives.cpp - collectives as pcc runtime calls -----------===//
 //
 // In device functions (made by spmd-outline-pmaps), replaces axis_index by
-// arithmetic on the device index and each collective by a call into the pcc
-// runtime on buffers. The runtime takes memrefs through MLIR's C interface
-// (pcc_runtime.h's pcc_mlir_* shims), so that bufferization and buffer
-// deallocation see every use of every buffer. Inputs are passed as they
-// are (a slice of the pmap's argument needs no copy), and a result that is
-// only stored into the pmap's result is written there directly.
+// arithmetic on the device index and each collective by an spmd.runtime_call
+// of the pcc runtime (pcc_runtime.h's pcc_mlir_* shims), still on tensors
+// and in destination-passing style, so that bufferization sees what every
+// call reads and writes. See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,9 +53,6 @@ private:
   Value lowerCollective(OpBuilder &builder, AxisOpInterface op);
   /// This device's coordinate along grid axis `axis`.
   Value getCoordinate(OpBuilder &builder, Location loc, int64_t axis);
-  /// Declares (once) the runtime function `name` with the given argument
-  /// types, for calls through the C interface.
-  func::FuncOp getRuntimeFunction(StringRef name, TypeRange argTypes);
   /// A NUL-terminated i8 buffer describing `op` and where it is in the
   /// source (one constant global per distinct text).
   Value getSiteString(OpBuilder &builder, Operation *op);
@@ -71,7 +66,7 @@ private:
   ArrayRef<int64_t> sizes;
   Value device;      // i64, the function's first argument
   Value deviceIndex; // the same, as an index
-  Value gridDims;    // memref<*xi64> holding `sizes`
+  Value gridDims;    // memref<Kxi64> holding `sizes`
 };
 } // namespace
 
@@ -94,10 +89,8 @@ LogicalResult CollectiveLowering::run() {
           sizes),
       /*constant=*/true, /*alignment=*/IntegerAttr());
   symbols.insert(global);
-  Value grid =
+  gridDims =
       memref::GetGlobalOp::create(builder, loc, gridType, global.getSymName());
-  gridDims = memref::CastOp::create(
-      builder, loc, UnrankedMemRefType::get(builder.getI64Type(), 0), grid);
 
   SmallVector<AxisOpInterface> ops;
   function.walk([&](AxisOpInterface op) { ops.push_back(op); });
@@ -145,19 +138,6 @@ Value CollectiveLowering::lowerAxisIndex(OpBuilder &builder, AxisIndexOp op) {
         coordinate);
   }
   return linear;
-}
-
-func::FuncOp CollectiveLowering::getRuntimeFunction(StringRef name,
-                                                    TypeRange argTypes) {
-  if (auto existing = symbols.lookup<func::FuncOp>(name))
-    return existing;
-  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-  auto declaration = func::FuncOp::create(
-      builder, module.getLoc(), name, builder.getFunctionType(argTypes, {}));
-  declaration.setPrivate();
-  declaration->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
-  symbols.insert(declaration);
-  return declaration;
 }
 
 /// "spmd.psum over \"i\" : tensor<4xf32> at prog.mlir:7:10".
@@ -259,69 +239,12 @@ static Value reorderGroup(OpBuilder &builder, Location loc, AxisOpInterface op,
                                          groups);
 }
 
-/// A fresh buffer of `type` (identity layout).
-static Value allocate(OpBuilder &builder, Location loc, ShapedType type) {
-  return memref::AllocOp::create(
-      builder, loc, MemRefType::get(type.getShape(), type.getElementType()));
-}
-
-/// The buffer of `tensor`: if `strided`, in whatever layout bufferization
-/// gives it (a slice of the pmap's argument, say; the runtime packs the rare
-/// non-contiguous one), else a copy in the identity layout.
-static Value bufferOf(OpBuilder &builder, Location loc, Value tensor,
-                      bool strided) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  MemRefLayoutAttrInterface layout;
-  if (strided)
-    layout = StridedLayoutAttr::get(
-        builder.getContext(), ShapedType::kDynamic,
-        SmallVector<int64_t>(type.getRank(), ShapedType::kDynamic));
-  return bufferization::ToBufferOp::create(
-      builder, loc,
-      MemRefType::get(type.getShape(), type.getElementType(), layout), tensor,
-      /*read_only=*/true);
-}
-
-/// When the only use of `result` stores it into a contiguous buffer of the
-/// same shape (bufferization.materialize_in_destination, which is how a
-/// pmap body yields into its result), returns that buffer, ready for the
-/// collective to write into before `op`, and erases the store. Otherwise
-/// returns null.
-static Value takeDestination(Operation *op, Value result) {
-  if (!result.hasOneUse())
-    return {};
-  auto store = dyn_cast<bufferization::MaterializeInDestinationOp>(
-      *result.getUsers().begin());
-  if (!store)
-    return {};
-  // Only an unconditional store right in the collective's block, with
-  // nothing in between that could write memory: the collective then writes
-  // where and when the store would have.
-  if (store->getBlock() != op->getBlock())
-    return {};
-  for (Operation *between = op->getNextNode(); between != store;
-       between = between->getNextNode())
-    if (!isMemoryEffectFree(between))
-      return {};
-  Value dest = store.getDest();
-  auto destType = dyn_cast<MemRefType>(dest.getType());
-  if (!destType || !memref::isStaticShapeAndContiguousRowMajor(destType) ||
-      destType.getShape() !=
-          cast<RankedTensorType>(result.getType()).getShape())
-    return {};
-  // The destination (a subview of the result) must exist before `op`.
-  if (Operation *def = dest.getDefiningOp()) {
-    DominanceInfo dominance(op->getParentOfType<func::FuncOp>());
-    if (!isPure(def) || def->getBlock() != op->getBlock() ||
-        !llvm::all_of(def->getOperands(), [&](Value operand) {
-          return dominance.properlyDominates(operand, op);
-        }))
-      return {};
-    if (op->isBeforeInBlock(def))
-      def->moveBefore(op);
-  }
-  store.erase();
-  return dest;
+/// Whether the only use of `result` stores it into a buffer: the pmap's
+/// result slice, which empty-tensor elimination then has the call write.
+static bool isOnlyStored(Value result) {
+  return result.hasOneUse() &&
+         isa<bufferization::MaterializeInDestinationOp>(
+             *result.getUsers().begin());
 }
 
 Value CollectiveLowering::lowerCollective(OpBuilder &builder,
@@ -339,63 +262,43 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
   for (int64_t axis : getAxisPositions(op))
     mask |= int64_t(1) << axis;
   Value maskValue = arith::ConstantIntOp::create(builder, loc, mask, 64);
-  // Calls the runtime function `name` with `args`, the last two of which
-  // (input and output buffers) go as unranked memrefs, followed by the call
-  // site's description (for the runtime's error messages). Their
-  // descriptors are stack slots, made where the casts are: the alloca scope
-  // frees them after the call, or a collective in a loop would grow the
-  // stack every iteration.
   Value site = getSiteString(builder, op);
-  auto callRuntime = [&](StringRef name, SmallVector<Value> args) {
-    auto scope = memref::AllocaScopeOp::create(builder, loc, TypeRange());
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
-    for (Value &arg : MutableArrayRef<Value>(args).take_back(2))
-      arg = memref::CastOp::create(
-          builder, loc, UnrankedMemRefType::get(elementType, 0), arg);
-    args.push_back(memref::CastOp::create(
-        builder, loc, UnrankedMemRefType::get(builder.getI8Type(), 0), site));
-    func::CallOp::create(
-        builder, loc, getRuntimeFunction(name, ValueRange(args).getTypes()),
-        args);
-    memref::AllocaScopeReturnOp::create(builder, loc, ValueRange());
-  };
-  Value inputBuffer = bufferOf(builder, loc, input, stridedOperands);
-
   std::string suffix;
   llvm::raw_string_ostream(suffix) << elementType;
+  // Calls the runtime function `name` with `args`, then the call site's
+  // description and `input`, writing `output`.
+  auto callRuntime = [&](StringRef name, SmallVector<Value> args,
+                         Value output, bool elementwise) -> Value {
+    args.append({site, input});
+    return RuntimeCallOp::create(builder, loc, output.getType(), name, args,
+                                 output, elementwise, !stridedOperands)
+        .getResult();
+  };
 
   if (auto gather = dyn_cast<AllGatherOp>(op.getOperation())) {
     int64_t groupSize = getGroupSize(op);
     SmallVector<int64_t> stackedShape{groupSize};
     llvm::append_range(stackedShape, inputType.getShape());
     auto stackedType = RankedTensorType::get(stackedShape, elementType);
-    // Stacked in the runtime's order along dimension 0 is the result's
-    // layout too (tiled merges dimensions 0 and 1): write it in place.
-    Value output;
-    if (gather.getAxis() == 0 && isNaturalOrder(op))
-      if (Value dest = takeDestination(op, op->getResult(0))) {
-        output = dest;
-        if (gather.getTiled()) {
-          SmallVector<ReassociationIndices> groups{{0, 1}};
-          for (int64_t dim = 2; dim <= inputType.getRank(); ++dim)
-            groups.push_back({dim});
-          output = memref::ExpandShapeOp::create(builder, loc, stackedShape,
-                                                 dest, groups);
-        }
-      }
-    if (!output)
-      output = allocate(builder, loc, stackedType);
-    callRuntime("pcc_mlir_all_gather_" + suffix,
-                {device, gridDims, maskValue, inputBuffer, output});
-    Value result = bufferization::ToTensorOp::create(builder, loc, stackedType,
-                                                     output, /*restrict=*/true,
-                                                     /*writable=*/true);
+    // The runtime writes the values stacked in its order into a buffer of
+    // `type`'s shape.
+    int64_t axis = gather.getAxis();
+    auto callAllGather = [&](RankedTensorType type) {
+      return callRuntime(
+          "pcc_mlir_all_gather_" + suffix, {device, gridDims, maskValue},
+          tensor::EmptyOp::create(builder, loc, type.getShape(), elementType),
+          /*elementwise=*/false);
+    };
+    // Tiled at dimension 0 in the runtime's order, that is the result (and
+    // empty-tensor elimination may have the call write the pmap's result
+    // slice directly).
+    if (gather.getTiled() && axis == 0 && isNaturalOrder(op))
+      return callAllGather(gather.getType());
+    Value result = callAllGather(stackedType);
     result = reorderGroup(builder, loc, op, result);
 
     // The runtime stacks at dimension 0: move it to `axis`, then merge it
     // with the next dimension for `tiled`.
-    int64_t axis = gather.getAxis();
     if (axis != 0) {
       SmallVector<int64_t> permutation, shape;
       for (int64_t dim = 0; dim <= inputType.getRank(); ++dim)
@@ -427,14 +330,17 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
                           .Case<PminOp>([](auto) { return kMin; });
   Value reductionValue =
       arith::ConstantIntOp::create(builder, loc, reduction, 32);
-  Value output = scalar ? Value() : takeDestination(op, op->getResult(0));
-  if (!output)
-    output = allocate(builder, loc, inputType);
-  callRuntime("pcc_mlir_all_reduce_" + suffix,
-              {device, gridDims, maskValue, reductionValue, inputBuffer,
-               output});
-  Value result = bufferization::ToTensorOp::create(
-      builder, loc, inputType, output, /*restrict=*/true, /*writable=*/true);
+  // In place of the input where bufferization finds that safe, unless the
+  // result goes straight into the pmap's result.
+  Value output = isOnlyStored(op->getResult(0))
+                     ? tensor::EmptyOp::create(builder, loc,
+                                               inputType.getShape(),
+                                               elementType)
+                           .getResult()
+                     : input;
+  Value result = callRuntime("pcc_mlir_all_reduce_" + suffix,
+                             {device, gridDims, maskValue, reductionValue},
+                             output, /*elementwise=*/true);
   if (scalar)
     result = tensor::ExtractOp::create(builder, loc, result, ValueRange{});
   return result;

@@ -160,14 +160,14 @@ LogicalResult PmapOutliner::run() {
   device->setAttr(kGridAxesAttrName, builder.getArrayAttr(axes));
   device->setAttr(kGridSizesAttrName, builder.getDenseI64ArrayAttr(sizes));
 
-  // At the pmap: hand the buffers to the devices and read the results back.
+  // At the pmap: hand the values to the devices (tensors as they are, for
+  // bufferization to place; scalars in stack slots) and take the results
+  // from the launch, which fills an empty tensor of each result's type.
   builder.setInsertionPoint(root);
-  SmallVector<Value> buffers;
+  SmallVector<Value> inputs;
   auto shareValue = [&](Value value) {
-    MemRefType type = getBufferType(value.getType());
     if (isa<RankedTensorType>(value.getType())) {
-      buffers.push_back(bufferization::ToBufferOp::create(
-          builder, loc, type, value, /*read_only=*/true));
+      inputs.push_back(value);
       return;
     }
     // One stack slot in the entry block, even if the pmap sits in a loop.
@@ -175,31 +175,32 @@ LogicalResult PmapOutliner::run() {
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(&parent.getBody().front());
-      buffer = memref::AllocaOp::create(builder, loc, type);
+      buffer =
+          memref::AllocaOp::create(builder, loc, getBufferType(value.getType()));
     }
     memref::StoreOp::create(builder, loc, value, buffer, ValueRange{});
-    buffers.push_back(buffer);
+    inputs.push_back(buffer);
   };
   for (Value value : root.getInputs())
     shareValue(value);
   for (Value value : captured)
     shareValue(value);
-  SmallVector<Value> results;
+  SmallVector<Value> inits;
   for (Type type : root.getResultTypes()) {
-    Value output = memref::AllocOp::create(builder, loc, getBufferType(type));
-    buffers.push_back(output);
-    results.push_back(output);
+    auto tensorType = cast<RankedTensorType>(type);
+    inits.push_back(tensor::EmptyOp::create(builder, loc,
+                                              tensorType.getShape(),
+                                              tensorType.getElementType()));
   }
   int64_t numDevices = 1;
   for (int64_t size : sizes)
     numDevices *= size;
   std::optional<int64_t> work = pcc::estimateDeviceWork(device, numDevices);
-  LaunchOp::create(builder, loc, device.getSymName(), numDevices, buffers,
-                   work ? builder.getI64IntegerAttr(*work) : IntegerAttr());
-  for (unsigned index = 0; index < results.size(); ++index)
-    results[index] = bufferization::ToTensorOp::create(
-        builder, loc, root.getResult(index).getType(), results[index],
-        /*restrict=*/true, /*writable=*/true);
+  auto launch = LaunchOp::create(
+      builder, loc, root.getResultTypes(), device.getSymName(), numDevices,
+      inputs, inits,
+      work ? builder.getI64IntegerAttr(*work) : IntegerAttr());
+  ValueRange results = launch.getResults();
   root.replaceAllUsesWith(results);
   root.erase();
   return success();

@@ -118,9 +118,10 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
                                   "rename it";
   }
   // What spmd-outline-pmaps creates is not for programs to write.
-  if (isa<pcc::spmd::LaunchOp>(op))
-    return op->emitError() << "'spmd.launch' is created by pcc; write an "
-                              "'spmd.pmap' instead";
+  if (isa<pcc::spmd::LaunchOp, pcc::spmd::RuntimeCallOp>(op))
+    return op->emitError() << "'" << op->getName()
+                           << "' is created by pcc; write an 'spmd.pmap' "
+                              "and its collectives instead";
   for (NamedAttribute attribute : op->getAttrs())
     if (attribute.getName().getValue().starts_with("spmd."))
       return op->emitError()

@@ -8,7 +8,7 @@
 
 // axis_index 1 + mulf 8 + psum (4 * 8 + 8) + the write of 8 = 57.
 // CHECK-LABEL: func @elementwise
-// CHECK: spmd.launch @elementwise_pmap devices 4(%{{.*}}) {work = 57 : i64}
+// CHECK: spmd.launch @elementwise_pmap devices 4(%{{.*}}) outs(%{{.*}}) {work = 57 : i64}
 func.func @elementwise(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %r = spmd.pmap "i" (%x = %a : tensor<4x8xf32>) -> (tensor<4x8xf32>) {
     %y = arith.mulf %x, %x : tensor<8xf32>
@@ -20,7 +20,7 @@ func.func @elementwise(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // axis_index 1 + 10 trips of psum (2 * 4 + 4) + the write of 4 = 125.
 // CHECK-LABEL: func @static_loop
-// CHECK: spmd.launch @static_loop_pmap devices 2(%{{.*}}) {work = 125 : i64}
+// CHECK: spmd.launch @static_loop_pmap devices 2(%{{.*}}) outs(%{{.*}}) {work = 125 : i64}
 func.func @static_loop(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %r = spmd.pmap "i" (%x = %a : tensor<2x4xf32>) -> (tensor<2x4xf32>) {
     %c0 = arith.constant 0 : index
@@ -38,7 +38,7 @@ func.func @static_loop(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
 // axis_index 1 + fill (64 points, 2 operands) 128 + matmul (8 * 8 * 8
 // points, 3 operands) 1536 + the write of 64 = 1729.
 // CHECK-LABEL: func @matmul
-// CHECK: spmd.launch @matmul_pmap devices 2(%{{.*}}) {work = 1729 : i64}
+// CHECK: spmd.launch @matmul_pmap devices 2(%{{.*}}) outs(%{{.*}}) {work = 1729 : i64}
 func.func @matmul(%a: tensor<2x8x8xf32>) -> tensor<2x8x8xf32> {
   %r = spmd.pmap "i" (%x = %a : tensor<2x8x8xf32>) -> (tensor<2x8x8xf32>) {
     %zero = arith.constant 0.0 : f32
@@ -53,7 +53,7 @@ func.func @matmul(%a: tensor<2x8x8xf32>) -> tensor<2x8x8xf32> {
 
 // 2^31 * 2^31 trips of 12 elements overflow: the count saturates.
 // CHECK-LABEL: func @saturates
-// CHECK: spmd.launch @saturates_pmap devices 2(%{{.*}}) {work = 9223372036854775807 : i64}
+// CHECK: spmd.launch @saturates_pmap devices 2(%{{.*}}) outs(%{{.*}}) {work = 9223372036854775807 : i64}
 func.func @saturates(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %r = spmd.pmap "i" (%x = %a : tensor<2x4xf32>) -> (tensor<2x4xf32>) {
     %c0 = arith.constant 0 : index
@@ -74,7 +74,7 @@ func.func @saturates(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
 // A trip count known only at run time: no estimate, and the runtime uses
 // every thread.
 // CHECK-LABEL: func @dynamic_loop
-// CHECK: spmd.launch @dynamic_loop_pmap devices 2(%{{[^)]*}}) : memref
+// CHECK: spmd.launch @dynamic_loop_pmap devices 2(%{{[^)]*}}) outs(%{{[^)]*}}) :
 func.func @dynamic_loop(%a: tensor<2x4xf32>, %n: index) -> tensor<2x4xf32> {
   %r = spmd.pmap "i" (%x = %a : tensor<2x4xf32>) -> (tensor<2x4xf32>) {
     %c0 = arith.constant 0 : index
@@ -90,7 +90,7 @@ func.func @dynamic_loop(%a: tensor<2x4xf32>, %n: index) -> tensor<2x4xf32> {
 
 // A call: what the callee does is not counted, so there is no estimate.
 // CHECK-LABEL: func @calls
-// CHECK: spmd.launch @calls_pmap devices 2(%{{[^)]*}}) : memref
+// CHECK: spmd.launch @calls_pmap devices 2(%{{[^)]*}}) outs(%{{[^)]*}}) :
 func.func private @helper(%v: tensor<4xf32>) -> tensor<4xf32> {
   %d = arith.addf %v, %v : tensor<4xf32>
   return %d : tensor<4xf32>

@@ -1,15 +1,15 @@
 // RUN: pcc-opt %s --spmd-outline-pmaps | FileCheck %s
 
-// The pmap becomes a launch of a device function over buffers. Captured
-// scalars go through a stack slot made once, in the entry block.
+// The pmap becomes a launch of a device function, in destination-passing
+// style on tensors (bufferization places them). Captured scalars go
+// through a stack slot made once, in the entry block.
 // CHECK-LABEL: func @simple
 // CHECK-SAME: (%[[A:.*]]: tensor<4x3xf32>, %[[W:.*]]: f32)
 // CHECK: %[[SCALAR:.*]] = memref.alloca() : memref<f32>
-// CHECK: %[[IN:.*]] = bufferization.to_buffer %[[A]] read_only : tensor<4x3xf32> to memref<4x3xf32>
 // CHECK: memref.store %[[W]], %[[SCALAR]][]
-// CHECK: %[[OUT:.*]] = memref.alloc() : memref<4x3xf32>
-// CHECK: spmd.launch @simple_pmap devices 4(%[[IN]], %[[SCALAR]], %[[OUT]])
-// CHECK: %[[R:.*]] = bufferization.to_tensor %[[OUT]] restrict writable
+// CHECK: %[[INIT:.*]] = tensor.empty() : tensor<4x3xf32>
+// CHECK: %[[R:.*]] = spmd.launch @simple_pmap devices 4(%[[A]], %[[SCALAR]]) outs(%[[INIT]])
+// CHECK-SAME: : (tensor<4x3xf32>, memref<f32>) -> tensor<4x3xf32> -> tensor<4x3xf32>
 // CHECK: return %[[R]]
 func.func @simple(%a: tensor<4x3xf32>, %w: f32) -> tensor<4x3xf32> {
   %r = spmd.pmap "i" (%x = %a : tensor<4x3xf32>) -> (tensor<4x3xf32>) {

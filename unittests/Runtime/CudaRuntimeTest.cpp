@@ -378,9 +378,9 @@ Outcome runOnGpus(const Case &c, std::vector<Bytes> inputs) {
     Descriptor output{out[i], out[i], 0, int64_t(outBytes[i] / es), 1};
     pcc_unranked_memref g{1, &grid}, x{1, &input}, y{1, &output};
     if (c.op == kGather)
-      gatherShim(c.dtype)(d, &g, int64_t(c.mask), &x, &y, testSite());
+      gatherShim(c.dtype)(d, &g, int64_t(c.mask), testSite(), &x, &y);
     else
-      reduceShim(c.dtype)(d, &g, int64_t(c.mask), c.op, &x, &y, testSite());
+      reduceShim(c.dtype)(d, &g, int64_t(c.mask), c.op, testSite(), &x, &y);
     const auto *bytes = static_cast<const uint8_t *>(out[i]);
     r.outputs[i].assign(bytes, bytes + outBytes[i]);
   });
@@ -490,8 +490,8 @@ TEST_F(Cuda, BackToBackCollectives) {
         buf[i] = it * 100 + d * 10 + i;
       Descriptor grid{dims, dims, 0, 2, 1}, x{buf, buf, 0, 3, 1};
       pcc_unranked_memref g{1, &grid}, io{1, &x};
-      _mlir_ciface_pcc_mlir_all_reduce_i64(d, &g, int64_t(mask), PCC_SUM, &io,
-                                           &io, testSite());
+      _mlir_ciface_pcc_mlir_all_reduce_i64(d, &g, int64_t(mask), PCC_SUM,
+                                           testSite(), &io, &io);
       for (int i = 0; i < 3; ++i) {
         int64_t base = it * 100 + i;
         int64_t want = mask == 1   ? 2 * base + 10 * (2 * col + 2)
@@ -502,8 +502,8 @@ TEST_F(Cuda, BackToBackCollectives) {
       *mine = it * 10 + d;
       Descriptor one{mine, mine, 0, 1, 1}, all{gathered, gathered, 0, 4, 1};
       pcc_unranked_memref m{1, &one}, a{1, &all};
-      _mlir_ciface_pcc_mlir_all_gather_i64(d, &g, int64_t(mask), &m, &a,
-                                           testSite());
+      _mlir_ciface_pcc_mlir_all_gather_i64(d, &g, int64_t(mask), testSite(),
+                                           &m, &a);
       int64_t j = 0;
       for (int64_t e = 0; e < 4; ++e)
         if ((mask & 1 || e / 2 == row) && (mask & 2 || e % 2 == col))
@@ -602,8 +602,8 @@ TEST_F(CudaDeathTest, MissingPeerTimesOut) {
       auto *x = static_cast<float *>(pcc_cuda_alloc(4));
       Descriptor grid{dims, dims, 0, 1, 1}, io{x, x, 0, 1, 1};
       pcc_unranked_memref g{1, &grid}, m{1, &io};
-      _mlir_ciface_pcc_mlir_all_reduce_f32(0, &g, 1, PCC_SUM, &m, &m,
-                                           testSite());
+      _mlir_ciface_pcc_mlir_all_reduce_f32(0, &g, 1, PCC_SUM, testSite(), &m,
+                                           &m);
     });
   };
   EXPECT_EXIT(lonelyReduce(), testing::ExitedWithCode(1),

@@ -127,14 +127,14 @@ typedef struct {
 #define PCC_DECLARE_MEMREF_ALL_GATHER(suffix)                                  \
   void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      pcc_unranked_memref *in, pcc_unranked_memref *out,                       \
-      pcc_unranked_memref *site);
+      pcc_unranked_memref *site, pcc_unranked_memref *in,                      \
+      pcc_unranked_memref *out);
 #define PCC_DECLARE_MEMREF_COLLECTIVES(suffix)                                 \
   PCC_DECLARE_MEMREF_ALL_GATHER(suffix)                                        \
   void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      int32_t reduction, pcc_unranked_memref *in, pcc_unranked_memref *out,    \
-      pcc_unranked_memref *site);
+      int32_t reduction, pcc_unranked_memref *site, pcc_unranked_memref *in,   \
+      pcc_unranked_memref *out);
 PCC_DECLARE_MEMREF_COLLECTIVES(i8)
 PCC_DECLARE_MEMREF_COLLECTIVES(i16)
 PCC_DECLARE_MEMREF_COLLECTIVES(i32)

@@ -72,44 +72,68 @@ def SPMDLowerCollectives : Pass<"spmd-lower-collectives", "mlir::ModuleOp"> {
   let summary = "Lower collectives in device functions to pcc runtime calls";
   let description = [{
     In device functions made by `spmd-outline-pmaps`, `spmd.axis_index`
-    becomes arithmetic on the device index, and each collective a call to
-    the pcc runtime on buffers: `pcc_mlir_all_reduce_<type>` for psum, pmax
-    and pmin, `pcc_mlir_all_gather_<type>` for all_gather (which stacks at
-    dimension 0; a `linalg.transpose` and a `tensor.collapse_shape` then
-    produce `axis K` and `tiled`). The runtime functions take memrefs through
-    MLIR's C interface, so buffer deallocation sees every use, and a string
-    naming the collective and its source location, for the runtime's
-    errors.
+    becomes arithmetic on the device index, and each collective an
+    `spmd.runtime_call` of the pcc runtime, still on tensors:
+    `pcc_mlir_all_reduce_<type>` for psum, pmax and pmin,
+    `pcc_mlir_all_gather_<type>` for all_gather (which stacks at dimension
+    0; a `linalg.transpose` and a `tensor.collapse_shape` then produce
+    `axis K` and `tiled`). Besides the device, the grid and the group, each
+    call takes a string naming the collective and its source location, for
+    the runtime's errors.
 
-    The input goes in whatever layout bufferization gives it (with
-    `strided-operands`; the runtime packs a non-contiguous one). A result
-    whose only use stores it into a contiguous buffer (the pmap's result
-    slice) is written there directly. The casts' stack slots live in a
-    `memref.alloca_scope`, so that collectives in loops do not grow the
-    stack.
+    The calls are in destination-passing style, so that One-Shot Bufferize
+    sees what they read and write. A reduction writes in place of its input
+    where bufferization finds that safe (`elementwise`: a sum in a loop then
+    needs no buffer per step), except when its result is only stored into a
+    pmap result, which it then writes directly (through empty-tensor
+    elimination), as does an all_gather at dimension 0.
 
     ```mlir
     %s = spmd.psum %x over "i" : tensor<3xf32>
     // becomes
-    %in = bufferization.to_buffer %x read_only : tensor<3xf32> to memref<3xf32, strided<[?], offset: ?>>
-    %out = memref.alloc() : memref<3xf32>
-    memref.alloca_scope {
-      func.call @pcc_mlir_all_reduce_f32(%device, %grid, %mask, %sum, %in', %out', %site)
-    }
-    %s = bufferization.to_tensor %out restrict writable : memref<3xf32> to tensor<3xf32>
+    %s = spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask,
+             %sum, %site, %x) outs(%x) {elementwise} : (...) -> tensor<3xf32>
+             -> tensor<3xf32>
     ```
   }];
   let options = [
     Option<"stridedOperands", "strided-operands", "bool", /*default=*/"true",
-           "Pass inputs in their own layout (false: copy them to contiguous "
+           "Pass buffers in their own layout (false: copy them to contiguous "
            "buffers first, as the cuda backend needs)">,
   ];
   let dependentDialects = ["mlir::arith::ArithDialect",
-                           "mlir::bufferization::BufferizationDialect",
                            "mlir::func::FuncDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::tensor::TensorDialect"];
+}
+
+def SPMDLowerRuntimeCalls : Pass<"spmd-lower-runtime-calls",
+                                 "mlir::ModuleOp"> {
+  let summary = "Turn spmd.runtime_call on buffers into func.call";
+  let description = [{
+    Replaces each bufferized `spmd.runtime_call` by a `func.call` of its
+    callee (declared once, private, with MLIR's C interface), passing every
+    buffer as an unranked memref. The unranked descriptors are stack slots:
+    each call is wrapped in a `memref.alloca_scope`, which frees them when
+    the call returns, or a call in a loop would grow the stack every step.
+    Runs after the last canonicalization, which would inline the scope (it
+    holds no `memref.alloca` of its own), and after `convert-scf-to-cf`,
+    since the scope lowers into its parent's blocks.
+
+    ```mlir
+    spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask, %sum,
+        %site, %in) outs(%out) : (...) -> memref<3xf32>
+    // becomes
+    memref.alloca_scope {
+      %g = memref.cast %grid : memref<1xi64> to memref<*xi64>
+      ...
+      func.call @pcc_mlir_all_reduce_f32(%device, %g, %mask, %sum, %s, %i, %o)
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 def SPMDLaunchToLLVM : Pass<"convert-spmd-launch-to-llvm", "mlir::ModuleOp"> {

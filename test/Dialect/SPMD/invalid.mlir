@@ -439,7 +439,7 @@ func.func private @device(%device: i64, %buffer: memref<4xf32>)
 
 func.func @launch_count(%buffer: memref<4xf32>) {
   // expected-error @+1 {{'spmd.launch' op runs 3 devices, but the grid of @device has 4}}
-  spmd.launch @device devices 3 (%buffer) : memref<4xf32>
+  spmd.launch @device devices 3 () outs(%buffer) : () -> (memref<4xf32>)
   return
 }
 
@@ -452,7 +452,33 @@ func.func private @device(%device: i64, %buffer: memref<4xf32>)
 
 func.func @launch_types(%buffer: memref<4xi32>) {
   // expected-error @+1 {{'spmd.launch' op passes buffers that do not match the signature '(i64, memref<4xf32>) -> ()' of @device}}
-  spmd.launch @device devices 4 (%buffer) : memref<4xi32>
+  spmd.launch @device devices 4 (%buffer) outs() : (memref<4xi32>) -> ()
+  return
+}
+
+// -----
+
+func.func private @device(%device: i64, %in: memref<4xf32>, %out: memref<4xf32>)
+    attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>} {
+  return
+}
+
+func.func @launch_tensor_types(%in: tensor<4xf32>, %init: tensor<4xi32>) {
+  // expected-error @+1 {{'spmd.launch' op passes buffers that do not match the signature '(i64, memref<4xf32>, memref<4xf32>) -> ()' of @device}}
+  %r = spmd.launch @device devices 4 (%in) outs(%init) : (tensor<4xf32>) -> (tensor<4xi32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func private @device(%device: i64, %in: memref<4xf32>, %out: memref<4xf32>)
+    attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>} {
+  return
+}
+
+func.func @launch_mixed_outputs(%in: tensor<4xf32>, %init: tensor<4xf32>, %buffer: memref<4xf32>) {
+  // expected-error @+1 {{'spmd.launch' op takes outputs that are all tensors (before bufferization) or all buffers (after)}}
+  %r = spmd.launch @device devices 4 (%in) outs(%init, %buffer) : (tensor<4xf32>) -> (tensor<4xf32>, memref<4xf32>) -> tensor<4xf32>
   return
 }
 
@@ -460,6 +486,6 @@ func.func @launch_types(%buffer: memref<4xi32>) {
 
 func.func @launch_plain_function(%buffer: memref<4xf32>) {
   // expected-error @+1 {{'spmd.launch' op calls @launch_plain_function, which is not a device function}}
-  spmd.launch @launch_plain_function devices 4 (%buffer) : memref<4xf32>
+  spmd.launch @launch_plain_function devices 4 (%buffer) outs() : (memref<4xf32>) -> ()
   return
 }

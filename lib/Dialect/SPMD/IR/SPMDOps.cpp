@@ -551,6 +551,23 @@ LogicalResult SPMDDialect::verifyOperationAttribute(Operation *op,
   return success();
 }
 
+/// The buffer a launch passes for `type`: a memref as it is, a tensor as the
+/// identity-layout memref the device function takes.
+static Type getLaunchBufferType(Type type) {
+  if (auto tensor = dyn_cast<RankedTensorType>(type))
+    return MemRefType::get(tensor.getShape(), tensor.getElementType());
+  return type;
+}
+
+LogicalResult LaunchOp::verify() {
+  if (hasPureBufferSemantics() || llvm::all_of(getOutputs(), [](Value v) {
+        return isa<RankedTensorType>(v.getType());
+      }))
+    return success();
+  return emitOpError() << "takes outputs that are all tensors (before "
+                          "bufferization) or all buffers (after)";
+}
+
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   // A func.func, or the llvm.func it becomes on the way to the LLVM dialect.
   auto callee = symbols.lookupNearestSymbolFrom<FunctionOpInterface>(
@@ -560,7 +577,8 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
                          << ", which is not a device function";
   if (auto function = dyn_cast<func::FuncOp>(callee.getOperation())) {
     SmallVector<Type> expected{IntegerType::get(getContext(), 64)};
-    llvm::append_range(expected, getBuffers().getTypes());
+    for (Type type : getOperandTypes())
+      expected.push_back(getLaunchBufferType(type));
     if (function.getFunctionType() !=
         FunctionType::get(getContext(), expected, {}))
       return emitOpError() << "passes buffers that do not match the signature "
@@ -578,15 +596,32 @@ LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {
   return success();
 }
 
+/// The effects of a call that reads `inputs` and writes `outputs` where they
+/// are buffers (tensors have no memory effects).
+static void addBufferEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects,
+    MutableArrayRef<OpOperand> inputs, MutableArrayRef<OpOperand> outputs) {
+  for (OpOperand &input : inputs)
+    if (isa<BaseMemRefType>(input.get().getType()))
+      effects.emplace_back(MemoryEffects::Read::get(), &input);
+  for (OpOperand &output : outputs)
+    if (isa<BaseMemRefType>(output.get().getType()))
+      effects.emplace_back(MemoryEffects::Write::get(), &output);
+}
+
 void LaunchOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {
-  // Devices read every buffer and write their parts of the outputs; which
-  // buffers are outputs is the callee's business, so claim both on all.
-  for (OpOperand &buffer : getBuffersMutable()) {
-    effects.emplace_back(MemoryEffects::Read::get(), &buffer);
-    effects.emplace_back(MemoryEffects::Write::get(), &buffer);
-  }
+  addBufferEffects(effects, getInputsMutable(), getOutputsMutable());
+}
+
+void RuntimeCallOp::getEffects(
+    SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
+        &effects) {
+  addBufferEffects(effects, getArgumentsMutable(), getOutputMutable());
+  // The call meets the other devices: it must stay where it is, and stay.
+  effects.emplace_back(MemoryEffects::Write::get());
 }
 
 #define GET_OP_CLASSES

@@ -1,7 +1,7 @@
 //===- SPMDOps.h - the spmd dialect and its ops -----------------*- C++ -*-===//
 //
-// Declares the spmd dialect, its ops (spmd.pmap, spmd.yield and the
-// collectives) and AxisOpInterface. Include this one header to use them.
+// Declares the spmd dialect, its ops (spmd.pmap, spmd.yield, the collectives
+// and the ops pcc's lowering creates) and AxisOpInterface. Include this one header to use them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,7 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/SymbolTable.h"

@@ -15,6 +15,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/OpAsmInterface.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/DestinationStyleOpInterface.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
@@ -301,6 +302,7 @@ def SPMD_AxisIndexOp : SPMD_Op<"axis_index", [
 //===----------------------------------------------------------------------===//
 
 def SPMD_LaunchOp : SPMD_Op<"launch", [
+    AttrSizedOperandSegments, DestinationStyleOpInterface,
     DeclareOpInterfaceMethods<MemoryEffectsOpInterface>,
     DeclareOpInterfaceMethods<SymbolUserOpInterface>]> {
   let summary = "Run an outlined pmap body on every device (created by pcc)";
@@ -308,25 +310,89 @@ def SPMD_LaunchOp : SPMD_Op<"launch", [
     Calls the device function `callee` once on each of `devices` devices,
     concurrently, and returns when all calls have returned. The callee is a
     `func.func` that `spmd-outline-pmaps` made from a pmap body: it takes the
-    device's linear index (`i64`) followed by the buffers, and carries the
-    device grid in its `spmd.grid_axes` and `spmd.grid_sizes` attributes.
-    Every device reads the same buffers and writes its own part of the
-    output buffers.
+    device's linear index (`i64`) followed by the buffers of `inputs` and
+    `outputs`, and carries the device grid in its `spmd.grid_axes` and
+    `spmd.grid_sizes` attributes. Every device reads the inputs and writes
+    its own part of the outputs; together they write every element.
+
+    The op is in destination-passing style: on tensors, each output is an
+    init tensor whose buffer the devices fill and which the matching result
+    then holds (as `linalg` ops do), so that bufferization sees what the
+    devices read and write. On buffers it has no results.
 
     `work`, where the compiler could count it, is how many elements one
     device reads and writes (an estimate; see docs/design.md). The runtime
     runs a launch whose devices together do little on a single thread.
 
     ```mlir
-    spmd.launch @main_pmap0 devices 4 (%data, %out) {work = 15 : i64}
-        : memref<4x3xi32>, memref<4xi32>
+    %r = spmd.launch @main_pmap devices 4 (%data) outs(%init) {work = 15 : i64}
+        : (tensor<4x3xi32>) -> tensor<4xi32> -> tensor<4xi32>
+    spmd.launch @main_pmap devices 4 (%buffer) outs(%out) {work = 15 : i64}
+        : (memref<4x3xi32>) -> memref<4xi32>
     ```
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee, I64Attr:$devices,
-                       Variadic<AnyMemRef>:$buffers,
+                       Variadic<AnyShaped>:$inputs,
+                       Variadic<AnyShaped>:$outputs,
                        OptionalAttr<I64Attr>:$work);
+  let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
-    $callee `devices` $devices `(` $buffers `)` attr-dict `:` type($buffers)
+    $callee `devices` $devices `(` $inputs `)` `outs` `(` $outputs `)`
+    attr-dict `:` functional-type($inputs, $outputs) (`->` type($results)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getOutputsMutable();
+    }
+  }];
+  let hasVerifier = 1;
+}
+
+def SPMD_RuntimeCallOp : SPMD_Op<"runtime_call", [
+    DestinationStyleOpInterface,
+    DeclareOpInterfaceMethods<MemoryEffectsOpInterface>]> {
+  let summary = "Call pcc's runtime on tensors or buffers (created by pcc)";
+  let description = [{
+    Calls the runtime function `callee` with `arguments` followed by the
+    buffer of `output`, which the call writes (what `spmd-lower-collectives`
+    makes of a collective). Tensor arguments are read; scalar and buffer
+    arguments are passed as they are (buffers as unranked memrefs, through
+    MLIR's C interface).
+
+    The op is in destination-passing style, so that bufferization sees
+    exactly what the call reads and writes: on tensors, `output` is an init
+    tensor and the result holds what the call wrote into its buffer; on
+    buffers (after bufferization) the op has no result, and
+    `spmd-lower-runtime-calls` turns it into a `func.call`.
+    `elementwise` says that element k of the output depends on element k of
+    the tensor arguments alone, all of which the call reads before it writes
+    any: bufferization may then have it write in place of an argument.
+    `contiguous` says that the call takes buffers in the identity layout
+    only (copies are made of others), as the cuda backend's collectives do.
+
+    ```mlir
+    %s = spmd.runtime_call @pcc_mlir_all_reduce_f32(
+             %device, %grid, %mask, %sum, %site, %x) outs(%x) {elementwise}
+         : (i64, memref<1xi64>, i64, i32, memref<40xi8>, tensor<8xf32>)
+           -> tensor<8xf32> -> tensor<8xf32>
+    ```
+
+    A call also synchronizes devices, so it is never removed, merged with
+    another or moved, even when its result is unused.
+  }];
+  let arguments = (ins FlatSymbolRefAttr:$callee,
+                       Variadic<AnyType>:$arguments,
+                       AnyShaped:$output, UnitAttr:$elementwise,
+                       UnitAttr:$contiguous);
+  let results = (outs Optional<AnyRankedTensor>:$result);
+  let assemblyFormat = [{
+    $callee `(` $arguments `)` `outs` `(` $output `)` attr-dict
+    `:` functional-type($arguments, $output) (`->` type($result)^)?
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::MutableOperandRange getDpsInitsMutable() {
+      return getOutputMutable();
+    }
   }];
 }
 
