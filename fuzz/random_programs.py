@@ -623,6 +623,8 @@ def check_run(command, env, directory, expected, label):
                               text=True, timeout=300)
     except subprocess.TimeoutExpired:
         return "timed out"
+    except OSError as error:
+        return f"could not run: {error}"
     if done.returncode != 0:
         return f"exit status {done.returncode}: {one_line(done.stderr)}"
     for index, want in enumerate(expected):
@@ -659,8 +661,11 @@ def check_program(pcc, seed, keep):
         if problem:
             findings.append(f"pcc run ({label}): {problem}")
     executable = os.path.join(directory, "program")
-    compiled = subprocess.run([pcc, "compile", program, "-o", executable],
-                              capture_output=True, text=True)
+    try:
+        compiled = subprocess.run([pcc, "compile", program, "-o", executable],
+                                  capture_output=True, text=True, timeout=300)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        compiled = subprocess.CompletedProcess([], 1, "", str(error))
     if compiled.returncode != 0:
         findings.append(f"pcc compile: exit status {compiled.returncode}: "
                         f"{one_line(compiled.stderr)}")

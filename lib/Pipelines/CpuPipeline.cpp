@@ -80,6 +80,9 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry,
   pm.addPass(pcc::createSPMDLowerCollectives(collectives));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
+  // Loops compute their next value in place of the current one where they
+  // can, instead of into a buffer per step.
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCReuseLoopBuffers());
 
   // Tensors to buffers. Function boundaries use identity layouts, which is
   // what the device functions and the entry's C ABI expect.

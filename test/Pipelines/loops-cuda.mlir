@@ -1,7 +1,7 @@
 // loops.mlir through the cuda backend: its host code, too, runs a collective
 // in a loop in constant stack and without a buffer per step.
 // REQUIRES: cuda-toolkit
-// RUN: pcc-opt %S/loops.mlir --pass-pipeline="builtin.module(pcc-cuda-pipeline)" | FileCheck %s --check-prefix=CUDA
+// RUN: pcc-opt %S/loops.mlir --split-input-file --pass-pipeline="builtin.module(pcc-cuda-pipeline)" | FileCheck %s --check-prefix=CUDA
 // CUDA-LABEL: llvm.func @main_pmap(
 // CUDA: llvm.cond_br
 // CUDA-NOT: _mlir_memref_to_llvm_alloc

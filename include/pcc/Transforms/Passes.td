@@ -260,6 +260,34 @@ def PCCEntryResultsInPlace : Pass<"pcc-entry-results-in-place",
   }];
 }
 
+def PCCReuseLoopBuffers : Pass<"pcc-reuse-loop-buffers",
+                                "mlir::func::FuncOp"> {
+  let summary = "Compute a loop's next value into its current one";
+  let description = [{
+    A value that an `scf.for` body yields is often computed into a fresh
+    `tensor.empty` (a `linalg.generic` with an empty `outs`, a
+    `linalg.reduce` into a `linalg.fill` of one). Bufferization then
+    allocates a buffer every step, and the previous step's is freed. This
+    pass makes the op that writes such an empty tensor write into the
+    loop's value for that position instead (following `outs` through the
+    linalg ops and runtime calls that produce the yielded value), which is
+    always correct, since an empty tensor's contents are unspecified and
+    the op does not read them. One-Shot Bufferize then computes in place of
+    the loop's buffer when nothing reads the old value afterwards (no
+    allocation per step), and in a fresh buffer, as before, otherwise.
+
+    ```mlir
+    %r = scf.for %k = %c0 to %n step %c1 iter_args(%a = %x) -> tensor<4xf32> {
+      %e = tensor.empty() : tensor<4xf32>
+      %m = linalg.generic ... ins(%a : tensor<4xf32>) outs(%e : tensor<4xf32>) ...
+      scf.yield %m : tensor<4xf32>
+    }
+    // becomes
+      %m = linalg.generic ... ins(%a : tensor<4xf32>) outs(%a : tensor<4xf32>) ...
+    ```
+  }];
+}
+
 def PCCLowerStridedCopies : Pass<"pcc-lower-strided-copies",
                                  "mlir::func::FuncOp"> {
   let summary = "Turn copies between non-contiguous buffers into linalg.copy";
