@@ -181,6 +181,7 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(pcc::createSPMDLowerRuntimeCalls());
+  pm.addPass(pcc::createPCCScopeKernelLaunches());
 
   // Kernels to a fatbin through NVVM; host code to the LLVM dialect.
   GpuNVVMAttachTargetOptions target;

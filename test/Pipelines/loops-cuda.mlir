@@ -11,3 +11,15 @@
 // CUDA-NEXT: llvm.intr.stackrestore %[[SP]]
 // CUDA-NOT: llvm.alloca
 // CUDA: llvm.return
+
+// The second program's kernels in the loop: each launch's argument slots
+// are freed when it returns, and nothing is allocated per step.
+// CUDA-LABEL: llvm.func @main_pmap(
+// CUDA: llvm.cond_br
+// CUDA-NOT: _mlir_memref_to_llvm_alloc
+// CUDA: %[[K:.*]] = llvm.intr.stacksave
+// CUDA-NOT: _mlir_memref_to_llvm_alloc
+// CUDA: gpu.launch_func
+// CUDA-NEXT: llvm.intr.stackrestore %[[K]]
+// CUDA-NOT: _mlir_memref_to_llvm_alloc
+// CUDA: llvm.return

@@ -402,6 +402,29 @@ def PCCGPULowerAllReduce : Pass<"pcc-gpu-lower-all-reduce",
                            "mlir::memref::MemRefDialect"];
 }
 
+def PCCScopeKernelLaunches : Pass<"pcc-scope-kernel-launches",
+                                   "mlir::ModuleOp"> {
+  let summary = "Free each kernel launch's argument slots when it returns";
+  let description = [{
+    Translating `gpu.launch_func` to LLVM IR puts the kernel's arguments in
+    stack slots where the launch is, and nothing frees them: a launch in a
+    loop would grow the device thread's stack every step. This pass wraps
+    each launch in host code in a `memref.alloca_scope`, which lowers to a
+    stack save before the launch and a restore after it. Like
+    `spmd-lower-runtime-calls`, it runs after `convert-scf-to-cf` and the
+    last canonicalization.
+
+    ```mlir
+    gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%a : memref<256xf32>)
+    // becomes
+    memref.alloca_scope {
+      gpu.launch_func @kernels::@k blocks in (%c1, %c1, %c1) threads in (%c256, %c1, %c1) args(%a : memref<256xf32>)
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def PCCCollapseParallelLoops : Pass<"pcc-collapse-parallel-loops",
                                      "mlir::func::FuncOp"> {
   let summary = "Collapse each outermost scf.parallel nest into one dimension";
