@@ -67,6 +67,9 @@ class Context:
         self.rng = rng
         self.elem = str(rng.choice(list(DTYPES)))
         self.is_float = self.elem in EXACT
+        # A quarter of the float programs take arbitrary values: NumPy cannot
+        # say their bits, but every configuration must give the same ones.
+        self.inexact = self.is_float and rng.random() < 0.25
         depth = int(rng.integers(1, 4))
         sizes = []
         for _ in range(depth):
@@ -83,6 +86,8 @@ class Context:
         return f"%{prefix}{self.counter}"
 
     def random_values(self, shape):
+        if self.inexact:
+            return self.exact(self.rng.standard_normal(size=shape) * 3)
         if self.is_float:
             return self.rng.integers(-4, 5, size=shape).astype(np.float64)
         info = np.iinfo(DTYPES[self.elem])
@@ -98,6 +103,10 @@ class Context:
                 return array.astype(np.int64).astype(
                     DTYPES[self.elem]).astype(np.int64)
         array = array.astype(np.float64)
+        if self.inexact:
+            # Rounded to the type, roughly (bf16 is not); never compared.
+            with np.errstate(all="ignore"):
+                return array.astype(DTYPES[self.elem]).astype(np.float64)
         if (np.any(np.abs(array) > EXACT[self.elem])
                 or np.any(array != np.round(array))
                 or np.any((array == 0) & np.signbit(array))):
@@ -190,7 +199,8 @@ class Reduction:
                     total = members.sum(axis=0, dtype=np.int64) \
                         if not self.ctx.is_float else members.sum(axis=0)
                     if self.kind == "pmean":
-                        if np.any(total % len(members) != 0):
+                        if not self.ctx.inexact and np.any(
+                                total % len(members) != 0):
                             raise Rejected()
                         total = total / len(members)
                 elif self.kind == "pmax":
@@ -614,8 +624,10 @@ def one_line(text):
     return " / ".join(line.strip() for line in text.strip().splitlines())[:400]
 
 
-def check_run(command, env, directory, expected, label):
-    """Runs one configuration; returns None, or what went wrong."""
+def check_run(command, env, directory, expected, label, exact=True):
+    """Runs one configuration; returns None, or what went wrong. Without
+    `exact`, only the results' types and shapes are compared with NumPy's;
+    their bits are compared between configurations (compare_runs)."""
     saved = os.path.join(directory, label)
     try:
         done = subprocess.run(command + [f"--save-results={saved}"],
@@ -632,13 +644,28 @@ def check_run(command, env, directory, expected, label):
         if got.dtype != want.dtype or got.shape != want.shape:
             return (f"result {index}: {got.dtype}{list(got.shape)} where NumPy "
                     f"gives {want.dtype}{list(want.shape)}")
-        if got.tobytes() != want.tobytes():
+        if exact and got.tobytes() != want.tobytes():
             wrong = np.argwhere(got != want)
             where = tuple(int(i) for i in wrong[0]) if len(wrong) else "?"
             return (f"result {index} differs at {where}: "
                     f"{got[where] if wrong.size else got} where NumPy gives "
                     f"{want[where] if wrong.size else want}")
     return None
+
+
+def compare_runs(directory, count):
+    """Findings where a configuration's results differ in any bit from the
+    default configuration's."""
+    labels = list(PLACEMENTS) + ["compiled"]
+    findings = []
+    for index in range(count):
+        first = np.load(os.path.join(directory, labels[0], f"result{index}.npy"))
+        for label in labels[1:]:
+            other = np.load(os.path.join(directory, label, f"result{index}.npy"))
+            if other.tobytes() != first.tobytes():
+                findings.append(f"{label}: result {index} differs in its bits "
+                                f"from pcc run ({labels[0]})")
+    return findings
 
 
 def check_program(pcc, seed, keep):
@@ -655,9 +682,10 @@ def check_program(pcc, seed, keep):
         np.save(path, array)
         args.append(path)
     findings = []
+    exact = not ctx.inexact
     for label, env in PLACEMENTS.items():
         problem = check_run([pcc, "run", program] + args, env, directory,
-                            expected, label)
+                            expected, label, exact)
         if problem:
             findings.append(f"pcc run ({label}): {problem}")
     executable = os.path.join(directory, "program")
@@ -671,9 +699,11 @@ def check_program(pcc, seed, keep):
                         f"{one_line(compiled.stderr)}")
     else:
         problem = check_run([executable] + args, {}, directory, expected,
-                            "compiled")
+                            "compiled", exact)
         if problem:
             findings.append(f"compiled: {problem}")
+    if not exact and not findings:
+        findings += compare_runs(directory, len(expected))
     if not findings and keep is None:
         for root, dirs, files in os.walk(directory, topdown=False):
             for name in files:
@@ -681,7 +711,7 @@ def check_program(pcc, seed, keep):
             for name in dirs:
                 os.rmdir(os.path.join(root, name))
         os.rmdir(directory)
-    return seed, ctx.elem, len(ctx.devices), findings, directory
+    return seed, ctx.elem, ctx.inexact, len(ctx.devices), findings, directory
 
 
 def main():
@@ -709,11 +739,12 @@ def main():
         os.makedirs(options.keep, exist_ok=True)
     seeds = range(options.seed, options.seed + options.count)
     failed = 0
-    elems, devices = {}, 0
+    elems, devices, inexact = {}, 0, 0
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        for seed, elem, n, findings, directory in pool.map(
+        for seed, elem, arbitrary, n, findings, directory in pool.map(
                 lambda s: check_program(options.pcc, s, options.keep), seeds):
             elems[elem] = elems.get(elem, 0) + 1
+            inexact += arbitrary
             devices = max(devices, n)
             if findings:
                 failed += 1
@@ -724,7 +755,9 @@ def main():
     configurations = len(PLACEMENTS) + 1
     print(f"random programs: {options.count} from seed {options.seed}, "
           f"{configurations} configurations each, up to {devices} devices; "
-          + ", ".join(f"{k} {v}" for k, v in sorted(elems.items())))
+          + ", ".join(f"{k} {v}" for k, v in sorted(elems.items()))
+          + f"; {inexact} with arbitrary floats, compared between "
+            "configurations")
     print(f"random programs: {options.count - failed} passed, {failed} failed")
     return 1 if failed else 0
 
