@@ -110,8 +110,8 @@ private:
       return 0;
     if (op->getNumResults() != 0)
       return sumOfElements(op->getResultTypes());
-    // A write into a buffer (the device's part of an output): the tensors
-    // and scalars it stores, not the whole buffer.
+    // A write into a buffer: the tensors and scalars it stores, not the
+    // whole buffer.
     Work stored = 0;
     for (Type type : op->getOperandTypes())
       if (!isa<BaseMemRefType>(type))
@@ -124,6 +124,8 @@ private:
 } // namespace
 
 std::optional<int64_t> pcc::estimateDeviceWork(func::FuncOp device,
-                                               int64_t numDevices) {
-  return Estimator(numDevices).region(device.getBody());
+                                               int64_t numDevices,
+                                               TypeRange written) {
+  return add(Estimator(numDevices).region(device.getBody()),
+             sumOfElements(written));
 }

@@ -18,11 +18,14 @@ namespace pcc {
 
 /// The elements that one call of `device` reads and writes, counted op by
 /// op over tensor values (loops times their static trip counts; a
-/// collective reads the inputs of up to `numDevices` members), or nullopt
-/// when that is not known at compile time: a dynamic shape or trip count, a
-/// call, or an op with regions it does not know.
+/// collective reads the inputs of up to `numDevices` members), plus the
+/// values of `written` types that it stores into its outputs (the device's
+/// parts of the pmap's results, which outlining writes after estimating), or
+/// nullopt when that is not known at compile time: a dynamic shape or trip
+/// count, a call, or an op with regions it does not know.
 std::optional<int64_t> estimateDeviceWork(mlir::func::FuncOp device,
-                                          int64_t numDevices);
+                                          int64_t numDevices,
+                                          mlir::TypeRange written);
 
 } // namespace pcc
 

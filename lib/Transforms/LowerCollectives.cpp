@@ -239,14 +239,6 @@ static Value reorderGroup(OpBuilder &builder, Location loc, AxisOpInterface op,
                                          groups);
 }
 
-/// Whether the only use of `result` stores it into a buffer: the pmap's
-/// result slice, which empty-tensor elimination then has the call write.
-static bool isOnlyStored(Value result) {
-  return result.hasOneUse() &&
-         isa<bufferization::MaterializeInDestinationOp>(
-             *result.getUsers().begin());
-}
-
 Value CollectiveLowering::lowerCollective(OpBuilder &builder,
                                           AxisOpInterface op) {
   Location loc = op.getLoc();
@@ -330,14 +322,13 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
                           .Case<PminOp>([](auto) { return kMin; });
   Value reductionValue =
       arith::ConstantIntOp::create(builder, loc, reduction, 32);
-  // In place of the input where bufferization finds that safe, unless the
-  // result goes straight into the pmap's result.
-  Value output = isOnlyStored(op->getResult(0))
-                     ? tensor::EmptyOp::create(builder, loc,
-                                               inputType.getShape(),
-                                               elementType)
-                           .getResult()
-                     : input;
+  // Into an empty tensor: the pmap's result slice where empty-tensor
+  // elimination can, else a buffer of its own. (Writing in place of the
+  // input would chain every value of a body into one alias set, whose
+  // analysis costs time cubic in its length; pcc-reuse-loop-buffers has a
+  // sum that a loop carries write in place of the loop's value.)
+  Value output =
+      tensor::EmptyOp::create(builder, loc, inputType.getShape(), elementType);
   Value result = callRuntime("pcc_mlir_all_reduce_" + suffix,
                              {device, gridDims, maskValue, reductionValue},
                              output, /*elementwise=*/true);

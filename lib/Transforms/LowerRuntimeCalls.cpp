@@ -14,6 +14,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace pcc {
 #define GEN_PASS_DEF_SPMDLOWERRUNTIMECALLS
@@ -31,6 +32,21 @@ struct SPMDLowerRuntimeCallsPass
     SymbolTable symbols(module);
     SmallVector<RuntimeCallOp> calls;
     module.walk([&](RuntimeCallOp call) { calls.push_back(call); });
+    // A buffer that several calls take and that is defined in its
+    // function's entry block (the grid) is cast once, there: its
+    // descriptor's slot is then static, not one per call. (Not a buffer of
+    // one call, such as its call-site string: blocks that differ only in
+    // such a value may later be merged, with the unranked value as a block
+    // argument that the lowering to LLVM then leaves unconverted.)
+    DenseMap<Value, Value> entryCasts;
+    DenseMap<Value, int> callsTaking;
+    for (RuntimeCallOp call : calls)
+      for (Value operand : call->getOperands())
+        ++callsTaking[operand];
+    auto unranked = [](MemRefType type) {
+      return UnrankedMemRefType::get(type.getElementType(),
+                                     type.getMemorySpace());
+    };
     for (RuntimeCallOp call : calls) {
       if (!call.hasPureBufferSemantics()) {
         call.emitOpError("must be bufferized before it is lowered to a call");
@@ -42,13 +58,27 @@ struct SPMDLowerRuntimeCallsPass
       builder.setInsertionPointToStart(&scope.getBodyRegion().emplaceBlock());
       SmallVector<Value> args;
       for (Value operand : call->getOperands()) {
-        if (auto type = dyn_cast<MemRefType>(operand.getType()))
-          operand = memref::CastOp::create(
-              builder, loc,
-              UnrankedMemRefType::get(type.getElementType(),
-                                      type.getMemorySpace()),
-              operand);
-        args.push_back(operand);
+        auto type = dyn_cast<MemRefType>(operand.getType());
+        if (!type) {
+          args.push_back(operand);
+          continue;
+        }
+        Block *block = operand.getParentBlock();
+        if (!block->isEntryBlock() ||
+            !isa<FunctionOpInterface>(block->getParentOp()) ||
+            callsTaking[operand] < 2) {
+          args.push_back(
+              memref::CastOp::create(builder, loc, unranked(type), operand));
+          continue;
+        }
+        Value &cast = entryCasts[operand];
+        if (!cast) {
+          OpBuilder entry = OpBuilder::atBlockBegin(block);
+          if (Operation *def = operand.getDefiningOp())
+            entry.setInsertionPointAfter(def);
+          cast = memref::CastOp::create(entry, loc, unranked(type), operand);
+        }
+        args.push_back(cast);
       }
       func::FuncOp callee =
           getOrDeclare(symbols, call.getCallee(), ValueRange(args).getTypes());

@@ -152,6 +152,12 @@ LogicalResult PmapOutliner::run() {
   if (failed(flattenNestedPmaps()) || failed(checkCallees()))
     return failure();
 
+  int64_t numDevices = 1;
+  for (int64_t size : sizes)
+    numDevices *= size;
+  // Estimated before the results' writes exist, which it adds itself.
+  std::optional<int64_t> work = pcc::estimateDeviceWork(
+      device, numDevices, yield.getValues().getTypes());
   builder.setInsertionPoint(yield);
   writeOutputs(builder, yield.getValues(), outputs);
   builder.setInsertionPoint(yield);
@@ -192,10 +198,6 @@ LogicalResult PmapOutliner::run() {
                                               tensorType.getShape(),
                                               tensorType.getElementType()));
   }
-  int64_t numDevices = 1;
-  for (int64_t size : sizes)
-    numDevices *= size;
-  std::optional<int64_t> work = pcc::estimateDeviceWork(device, numDevices);
   auto launch = LaunchOp::create(
       builder, loc, root.getResultTypes(), device.getSymName(), numDevices,
       inputs, inits,
@@ -286,8 +288,32 @@ void PmapOutliner::writeOutputs(OpBuilder &builder, ValueRange yielded,
                                 ValueRange outputs) {
   if (yielded.empty())
     return;
+  // Each tensor output is read as a tensor at the entry, this device's part
+  // inserted into it, and the whole stored back into the output at the end.
+  // Bufferization then sees every write into an output as a tensor
+  // insertion, so that eliminate-empty-tensors can have the body compute
+  // straight into its result slices, and One-Shot Bufferize can tell when
+  // that would overwrite a value still read (one that is both yielded and
+  // computed on, say); stores straight into the output buffer would hide
+  // those writes from it. The insertions and the final store bufferize in
+  // place: nothing is copied.
+  OpBuilder entry = OpBuilder::atBlockBegin(&device.getBody().front());
+  SmallVector<Value> wholes;
+  for (auto [value, output] : llvm::zip(yielded, outputs)) {
+    if (!isa<RankedTensorType>(value.getType())) {
+      wholes.push_back(Value());
+      continue;
+    }
+    auto type = cast<MemRefType>(output.getType());
+    wholes.push_back(bufferization::ToTensorOp::create(
+        entry, loc,
+        RankedTensorType::get(type.getShape(), type.getElementType()), output,
+        /*restrict=*/true, /*writable=*/true));
+  }
+
   // Devices that differ only in inner coordinates computed the same values;
   // the one with inner coordinates 0 writes them.
+  scf::IfOp ifOp;
   if (axes.size() > 1) {
     Value innerIndex =
         AxisIndexOp::create(builder, loc, builder.getIndexType(),
@@ -295,37 +321,49 @@ void PmapOutliner::writeOutputs(OpBuilder &builder, ValueRange yielded,
     Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
     Value isWriter = arith::CmpIOp::create(
         builder, loc, arith::CmpIPredicate::eq, innerIndex, zero);
-    auto ifOp = scf::IfOp::create(builder, loc, isWriter,
-                                  /*withElseRegion=*/false);
+    SmallVector<Type> types;
+    for (Value whole : wholes)
+      if (whole)
+        types.push_back(whole.getType());
+    ifOp = scf::IfOp::create(builder, loc, types, isWriter,
+                             /*withElseRegion=*/true);
     builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
   }
-  for (auto [value, output] : llvm::zip(yielded, outputs)) {
-    auto outputType = cast<MemRefType>(output.getType());
-    if (!isa<RankedTensorType>(value.getType())) {
+  SmallVector<Value> written;
+  for (auto [value, output, whole] : llvm::zip(yielded, outputs, wholes)) {
+    if (!whole) {
       memref::StoreOp::create(builder, loc, value, output, outerIndex);
       continue;
     }
-    int64_t rank = outputType.getRank();
+    auto type = cast<RankedTensorType>(whole.getType());
+    int64_t rank = type.getRank();
     SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes{builder.getIndexAttr(1)};
     SmallVector<OpFoldResult> strides(rank, builder.getIndexAttr(1));
     offsets[0] = outerIndex;
-    for (int64_t size : outputType.getShape().drop_front())
+    for (int64_t size : type.getShape().drop_front())
       sizes.push_back(builder.getIndexAttr(size));
-    auto sliceType = memref::SubViewOp::inferRankReducedResultType(
-        outputType.getShape().drop_front(), outputType, offsets, sizes,
-        strides);
-    // With one axis every device writes its slice: taking the slice before
-    // the body lets eliminate-empty-tensors have the body compute straight
-    // into it. (With more, only some devices write, under an scf.if.)
-    OpBuilder sliceBuilder = builder;
-    if (axes.size() == 1)
-      sliceBuilder.setInsertionPointAfter(outerIndex.getDefiningOp());
-    Value slice = memref::SubViewOp::create(
-        sliceBuilder, loc, cast<MemRefType>(sliceType), output, offsets, sizes,
-        strides);
+    written.push_back(tensor::InsertSliceOp::create(builder, loc, value, whole,
+                                                    offsets, sizes, strides));
+  }
+  if (ifOp) {
+    // (Without results, the if's blocks end in implicit yields.)
+    if (ifOp.getNumResults() != 0) {
+      scf::YieldOp::create(builder, loc, written);
+      builder.setInsertionPointToStart(&ifOp.getElseRegion().front());
+      SmallVector<Value> unchanged(llvm::make_filter_range(
+          wholes, [](Value whole) { return bool(whole); }));
+      scf::YieldOp::create(builder, loc, unchanged);
+    }
+    builder.setInsertionPointAfter(ifOp);
+    written.assign(ifOp.getResults().begin(), ifOp.getResults().end());
+  }
+  unsigned next = 0;
+  for (auto [output, whole] : llvm::zip(outputs, wholes)) {
+    if (!whole)
+      continue;
     auto materialize = bufferization::MaterializeInDestinationOp::create(
-        builder, loc, value, slice);
+        builder, loc, written[next++], output);
     materialize.setRestrict(true);
     materialize.setWritable(true);
   }

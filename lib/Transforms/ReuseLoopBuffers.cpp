@@ -29,10 +29,8 @@ static OpOperand *getInit(OpResult result) {
   Operation *op = result.getOwner();
   if (!isa<linalg::LinalgOp, pcc::spmd::RuntimeCallOp>(op))
     return nullptr;
-  auto dps = cast<DestinationStyleOpInterface>(op);
-  if (!dps.hasPureTensorSemantics())
-    return nullptr;
-  return dps.getTiedOpOperand(result);
+  // (A result is a tensor, tied to a tensor init, on tensors only.)
+  return cast<DestinationStyleOpInterface>(op).getTiedOpOperand(result);
 }
 
 /// Whether the op of `init` reads what it holds (a runtime call never does).

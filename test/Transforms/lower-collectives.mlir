@@ -25,15 +25,17 @@ func.func private @device(%device: i64, %x: tensor<4x2xf32>, %s: f32)
   %k = spmd.axis_index ["j", "i"] : index
 
   // psum over "j" (grid axis 1: mask 2), sum = reduction 0, in
-  // destination-passing style: written in place of its input where
-  // bufferization finds that safe.
-  // CHECK: spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c2_i64, %c0_i32, %[[SITE:.*]], %[[X:.*]]) outs(%[[X]]) {elementwise}
+  // destination-passing style: into an empty tensor, and `elementwise`, so
+  // that it may be written in place of its input (where
+  // pcc-reuse-loop-buffers gives it a loop's value to write).
+  // CHECK: %[[E0:.*]] = tensor.empty() : tensor<4x2xf32>
+  // CHECK: spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c2_i64, %c0_i32, %[[SITE:.*]], %[[X:.*]]) outs(%[[E0]]) {elementwise}
   // CHECK-SAME: : (i64, memref<2xi64>, i64, i32, memref<{{[0-9]+}}xi8>, tensor<4x2xf32>) -> tensor<4x2xf32> -> tensor<4x2xf32>
   %sum = spmd.psum %x over "j" : tensor<4x2xf32>
 
   // A scalar pmin over both axes goes through a rank-0 tensor.
   // CHECK: %[[S:.*]] = tensor.from_elements %{{.*}} : tensor<f32>
-  // CHECK: %[[MIN:.*]] = spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c3_i64, %c2_i32, %{{.*}}, %[[S]]) outs(%[[S]])
+  // CHECK: %[[MIN:.*]] = spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c3_i64, %c2_i32, %{{.*}}, %[[S]]) outs(%{{.*}})
   // CHECK: tensor.extract %[[MIN]][] : tensor<f32>
   %min = spmd.pmin %s over ["i", "j"] : f32
 

@@ -1,30 +1,39 @@
 // RUN: pcc-opt %s -split-input-file -verify-diagnostics --spmd-lower-runtime-calls | FileCheck %s
 
 // Each call becomes a func.call through the C interface, buffers as
-// unranked memrefs, in a stack scope of its own that frees their
-// descriptors when the call returns (a call in a loop must not grow the
-// stack). The callee is declared once.
+// unranked memrefs. A buffer that several calls take and that is defined in
+// the entry block is cast once, there; the others are cast in a stack scope
+// of the call's own, which frees their descriptors when the call returns (a
+// call in a loop must not grow the stack). The callee is declared once.
 // CHECK: func.func private @sum(i64, memref<*xi64>, memref<*xi8>, memref<*xf32>, memref<*xf32>) attributes {llvm.emit_c_interface}
 // CHECK-NOT: func.func private @sum
 // CHECK-LABEL: func @calls
-// CHECK-SAME: (%[[DEV:.*]]: i64, %[[GRID:.*]]: memref<1xi64>, %[[SITE:.*]]: memref<4xi8>, %[[X:.*]]: memref<6xf32, strided<[1], offset: ?>>, %[[Y:.*]]: memref<6xf32>)
-// CHECK: memref.alloca_scope {
+// CHECK-SAME: (%[[DEV:.*]]: i64, %[[GRID:.*]]: memref<1xi64>, %[[SITE:.*]]: memref<4xi8>, %[[X:.*]]: memref<6xf32, strided<[1], offset: ?>>)
 // CHECK-DAG: %[[G:.*]] = memref.cast %[[GRID]] : memref<1xi64> to memref<*xi64>
 // CHECK-DAG: %[[S:.*]] = memref.cast %[[SITE]] : memref<4xi8> to memref<*xi8>
-// CHECK-DAG: %[[XC:.*]] = memref.cast %[[X]] : memref<6xf32, strided<[1], offset: ?>> to memref<*xf32>
-// CHECK-DAG: %[[YC:.*]] = memref.cast %[[Y]] : memref<6xf32> to memref<*xf32>
-// CHECK: func.call @sum(%[[DEV]], %[[G]], %[[S]], %[[XC]], %[[YC]])
-// CHECK: }
+// CHECK: ^bb1:
+// CHECK: %[[Y:.*]] = memref.alloc() : memref<6xf32>
 // CHECK: memref.alloca_scope {
-// CHECK: func.call @sum(
+// CHECK-NEXT: %[[XC:.*]] = memref.cast %[[X]] : memref<6xf32, strided<[1], offset: ?>> to memref<*xf32>
+// CHECK-NEXT: %[[YC:.*]] = memref.cast %[[Y]] : memref<6xf32> to memref<*xf32>
+// CHECK-NEXT: func.call @sum(%[[DEV]], %[[G]], %[[S]], %[[XC]], %[[YC]])
+// CHECK-NEXT: }
+// CHECK: memref.alloca_scope {
+// CHECK-NEXT: %[[IN:.*]] = memref.cast %[[Y]]
+// CHECK-NEXT: %[[OUT:.*]] = memref.cast %[[Y]]
+// CHECK-NEXT: func.call @sum(%[[DEV]], %[[G]], %[[S]], %[[IN]], %[[OUT]])
 // CHECK-NOT: spmd.runtime_call
 func.func @calls(%device: i64, %grid: memref<1xi64>, %site: memref<4xi8>,
-                 %x: memref<6xf32, strided<[1], offset: ?>>, %y: memref<6xf32>) {
+                 %x: memref<6xf32, strided<[1], offset: ?>>) {
+  cf.br ^bb1
+^bb1:
+  %y = memref.alloc() : memref<6xf32>
   spmd.runtime_call @sum(%device, %grid, %site, %x) outs(%y) {elementwise}
       : (i64, memref<1xi64>, memref<4xi8>, memref<6xf32, strided<[1], offset: ?>>)
         -> memref<6xf32>
   spmd.runtime_call @sum(%device, %grid, %site, %y) outs(%y) {elementwise}
       : (i64, memref<1xi64>, memref<4xi8>, memref<6xf32>) -> memref<6xf32>
+  memref.dealloc %y : memref<6xf32>
   return
 }
 

@@ -25,15 +25,19 @@ func.func @simple(%a: tensor<4x3xf32>, %w: f32) -> tensor<4x3xf32> {
 // CHECK-LABEL: func private @simple_pmap
 // CHECK-SAME: (%[[DEV:.*]]: i64, %[[A:.*]]: memref<4x3xf32>, %[[W:.*]]: memref<f32>, %[[O:.*]]: memref<4x3xf32>)
 // CHECK-SAME: llvm.emit_c_interface, spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>
-// With one axis, the result slice is taken before the body, so that the
-// body can compute into it.
+// The output is read as a tensor first, the device's part is inserted into
+// it, and the whole is stored back into the output (in place: bufferization
+// sees each write into the output, and the body can compute straight into
+// its slice).
+// CHECK: %[[OUT:.*]] = bufferization.to_tensor %[[O]] restrict writable : memref<4x3xf32>
 // CHECK: %[[I:.*]] = spmd.axis_index "i" : index
-// CHECK: %[[SLICE:.*]] = memref.subview %[[O]][%[[I]], 0] [1, 3] [1, 1]
 // CHECK: %[[T:.*]] = bufferization.to_tensor %[[A]] restrict : memref<4x3xf32>
 // CHECK: %[[X:.*]] = tensor.extract_slice %[[T]][%[[I]], 0] [1, 3] [1, 1] : tensor<4x3xf32> to tensor<3xf32>
 // CHECK: memref.load %[[W]][]
 // CHECK: spmd.psum %[[X]] over "i"
-// CHECK: bufferization.materialize_in_destination %{{.*}} in restrict writable %[[SLICE]]
+// CHECK: %[[Y:.*]] = arith.addf
+// CHECK: %[[NEW:.*]] = tensor.insert_slice %[[Y]] into %[[OUT]][%[[I]], 0] [1, 3] [1, 1]
+// CHECK: bufferization.materialize_in_destination %[[NEW]] in restrict writable %[[O]]
 // CHECK: return
 
 
@@ -63,7 +67,11 @@ func.func @nested(%a: tensor<2x3xi32>) -> tensor<2x3xi32> {
 // CHECK: %[[G:.*]] = spmd.all_gather %[[T]] over "j" : tensor<i32> -> tensor<3xi32>
 // CHECK: %[[INNER:.*]] = spmd.axis_index "j" : index
 // CHECK: %[[WRITER:.*]] = arith.cmpi eq, %[[INNER]], %{{.*}} : index
-// CHECK: scf.if %[[WRITER]] {
-// CHECK:   bufferization.materialize_in_destination %[[G]]
+// CHECK: %[[NEW:.*]] = scf.if %[[WRITER]] -> (tensor<2x3xi32>) {
+// CHECK:   %[[INSERTED:.*]] = tensor.insert_slice %[[G]] into %[[OUT:.*]][%[[I]], 0] [1, 3] [1, 1]
+// CHECK:   scf.yield %[[INSERTED]]
+// CHECK: } else {
+// CHECK:   scf.yield %[[OUT]]
 // CHECK: }
+// CHECK: bufferization.materialize_in_destination %[[NEW]] in restrict writable
 // CHECK: return

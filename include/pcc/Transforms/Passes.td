@@ -45,19 +45,22 @@ def SPMDOutlinePmaps : Pass<"spmd-outline-pmaps", "mlir::ModuleOp"> {
     mapped operands and captured values as memrefs (a scalar as a rank-0
     memref), and one output memref per result, and names its grid in
     `spmd.grid_axes` / `spmd.grid_sizes`. Devices whose inner coordinates are
-    all 0 write their slice of each output. The launch carries `work`, the
-    elements one device reads and writes, where they can be counted (static
-    shapes and trip counts, no calls): the runtime runs small launches on
-    one thread.
+    all 0 write their slice of each output: the output is read as a tensor
+    at the entry, the slice inserted with `tensor.insert_slice`, and the
+    whole stored back with `bufferization.materialize_in_destination` (in
+    place, after bufferization), so that bufferization sees every write into
+    an output. The launch is in destination-passing style on tensors and
+    carries `work`, the elements one device reads and writes, where they can
+    be counted (static shapes and trip counts, no calls): the runtime runs
+    small launches on one thread.
 
     ```mlir
     // before
     %r = spmd.pmap "i" (%x = %a : tensor<4x3xf32>) -> (tensor<4xf32>) {...}
     // after
-    %m = bufferization.to_buffer %a read_only : tensor<4x3xf32> to memref<4x3xf32>
-    %out = memref.alloc() : memref<4xf32>
-    spmd.launch @main_pmap devices 4 (%m, %out) {work = 15 : i64} : memref<4x3xf32>, memref<4xf32>
-    %r = bufferization.to_tensor %out restrict writable : memref<4xf32> to tensor<4xf32>
+    %init = tensor.empty() : tensor<4xf32>
+    %r = spmd.launch @main_pmap devices 4(%a) outs(%init) {work = 15 : i64}
+        : (tensor<4x3xf32>) -> tensor<4xf32> -> tensor<4xf32>
     ```
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
@@ -82,17 +85,18 @@ def SPMDLowerCollectives : Pass<"spmd-lower-collectives", "mlir::ModuleOp"> {
     the runtime's errors.
 
     The calls are in destination-passing style, so that One-Shot Bufferize
-    sees what they read and write. A reduction writes in place of its input
-    where bufferization finds that safe (`elementwise`: a sum in a loop then
-    needs no buffer per step), except when its result is only stored into a
-    pmap result, which it then writes directly (through empty-tensor
-    elimination), as does an all_gather at dimension 0.
+    sees what they read and write. Each writes an empty tensor, which
+    empty-tensor elimination replaces by the pmap's result slice where the
+    result goes there. A reduction is `elementwise`, so that it may write in
+    place of its input: `pcc-reuse-loop-buffers` has a sum that a loop
+    carries write in place of the loop's value (no buffer per step).
 
     ```mlir
     %s = spmd.psum %x over "i" : tensor<3xf32>
     // becomes
+    %e = tensor.empty() : tensor<3xf32>
     %s = spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask,
-             %sum, %site, %x) outs(%x) {elementwise} : (...) -> tensor<3xf32>
+             %sum, %site, %x) outs(%e) {elementwise} : (...) -> tensor<3xf32>
              -> tensor<3xf32>
     ```
   }];

@@ -372,7 +372,7 @@ def SPMD_RuntimeCallOp : SPMD_Op<"runtime_call", [
 
     ```mlir
     %s = spmd.runtime_call @pcc_mlir_all_reduce_f32(
-             %device, %grid, %mask, %sum, %site, %x) outs(%x) {elementwise}
+             %device, %grid, %mask, %sum, %site, %x) outs(%init) {elementwise}
          : (i64, memref<1xi64>, i64, i32, memref<40xi8>, tensor<8xf32>)
            -> tensor<8xf32> -> tensor<8xf32>
     ```
