@@ -13,13 +13,10 @@
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Dialect/MemRef/Utils/MemRefUtils.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
-#include "mlir/IR/Dominance.h"
 #include "mlir/IR/SymbolTable.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
@@ -39,9 +36,9 @@ namespace {
 /// Rewrites the axis_index ops and collectives of one device function.
 class CollectiveLowering {
 public:
-  CollectiveLowering(func::FuncOp function, ModuleOp module,
-                     SymbolTable &symbols, bool stridedOperands)
-      : function(function), module(module), symbols(symbols),
+  CollectiveLowering(func::FuncOp function, SymbolTable &symbols,
+                     bool stridedOperands)
+      : function(function), symbols(symbols),
         stridedOperands(stridedOperands),
         sizes(function->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName)
                   .asArrayRef()) {}
@@ -58,7 +55,6 @@ private:
   Value getSiteString(OpBuilder &builder, Operation *op);
 
   func::FuncOp function;
-  ModuleOp module;
   SymbolTable &symbols;
   bool stridedOperands;
   /// The site strings read so far (at the function's entry), by text.
@@ -349,7 +345,7 @@ struct SPMDLowerCollectivesPass
       if (function->hasAttr(kGridSizesAttrName))
         devices.push_back(function);
     for (func::FuncOp function : devices)
-      if (failed(CollectiveLowering(function, module, symbols,
+      if (failed(CollectiveLowering(function, symbols,
                                     stridedOperands)
                      .run()))
         return signalPassFailure();

@@ -46,6 +46,18 @@ func.func private @device(%device: i64) attributes {spmd.grid_axes = ["i"], spmd
 
 // -----
 
+// The ops pcc's lowering creates are not for programs: a runtime call could
+// reach any runtime function with any arguments.
+func.func @runtime_call(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %d = arith.constant 0 : i64
+  // expected-error @+1 {{'spmd.runtime_call' is created by pcc; write an 'spmd.pmap' and its collectives instead}}
+  %r = spmd.runtime_call @pcc_mlir_all_reduce_f32(%d, %x) outs(%x)
+      : (i64, tensor<4xf32>) -> tensor<4xf32> -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 // expected-error @+1 {{the type 'tensor<100000000x100000000x100000000xf32>' is larger than any memory (more than 2^48 bytes)}}
 func.func @huge(%a: tensor<100000000x100000000x100000000xf32>) {
   return

@@ -83,9 +83,8 @@ bufferizeOperands(RewriterBase &rewriter, Location loc, ValueRange inputs,
 /// Copies the fresh output buffers back and replaces `op` by its outputs'
 /// buffers.
 void finishBufferizing(RewriterBase &rewriter, Operation *op,
-                       const BufferizedOperands &operands,
-                       ValueRange outputs) {
-  SmallVector<Value> replacements(outputs);
+                       const BufferizedOperands &operands) {
+  SmallVector<Value> replacements(operands.outputs);
   for (auto [fresh, target] : operands.copyBacks) {
     memref::CopyOp::create(rewriter, op->getLoc(), fresh, target);
     for (Value &replacement : replacements)
@@ -122,7 +121,7 @@ struct LaunchOpInterface
                      launch.getCalleeAttr(), launch.getDevicesAttr(),
                      operands->inputs, operands->outputs,
                      launch.getWorkAttr());
-    finishBufferizing(rewriter, op, *operands, operands->outputs);
+    finishBufferizing(rewriter, op, *operands);
     return success();
   }
 };
@@ -146,7 +145,7 @@ struct RuntimeCallOpInterface
     RuntimeCallOp::create(rewriter, op->getLoc(), TypeRange(), call.getCallee(),
                           operands->inputs, operands->outputs.front(),
                           call.getElementwise(), call.getContiguous());
-    finishBufferizing(rewriter, op, *operands, operands->outputs);
+    finishBufferizing(rewriter, op, *operands);
     return success();
   }
 };
