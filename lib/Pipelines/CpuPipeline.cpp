@@ -80,6 +80,9 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry,
   pm.addPass(pcc::createSPMDLowerCollectives(collectives));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
+  // Integer division by zero and INT_MIN / -1 give defined results, the
+  // same on every backend, instead of a signal or whatever a GPU gives.
+  pm.addPass(pcc::createPCCDefineIntegerDivision());
   // Loops compute their next value in place of the current one where they
   // can, instead of into a buffer per step.
   pm.addNestedPass<func::FuncOp>(pcc::createPCCReuseLoopBuffers());

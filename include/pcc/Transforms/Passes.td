@@ -264,6 +264,35 @@ def PCCEntryResultsInPlace : Pass<"pcc-entry-results-in-place",
   }];
 }
 
+def PCCDefineIntegerDivision : Pass<"pcc-define-integer-division"> {
+  let summary = "Give integer division by zero and overflow defined results";
+  let description = [{
+    An integer division by zero, or `INT_MIN / -1`, is undefined behaviour
+    in LLVM: on x86 it raises SIGFPE, on a GPU it gives whatever the
+    hardware gives. pcc defines them as XLA does, alike on every backend:
+
+    | op | `y == 0` | `x == INT_MIN, y == -1` |
+    |---|---|---|
+    | `divsi`, `ceildivsi`, `floordivsi` | -1 | `INT_MIN` |
+    | `remsi` | `x` | 0 |
+    | `divui`, `ceildivui` | all ones (-1) | |
+    | `remui` | `x` | |
+
+    Each division whose divisor is not a constant that needs no guard
+    divides by 1 in those cases instead and selects the defined result:
+
+    ```mlir
+    %q = arith.divsi %x, %y : i32
+    // becomes
+    %bad = arith.ori %is_zero, %overflows : i1     // y == 0, or x == INT_MIN and y == -1
+    %d = arith.select %bad, %c1, %y : i32
+    %q0 = arith.divsi %x, %d : i32                  // x when y is replaced
+    %q = arith.select %is_zero, %c-1, %q0 : i32
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def PCCReuseLoopBuffers : Pass<"pcc-reuse-loop-buffers",
                                 "mlir::func::FuncOp"> {
   let summary = "Compute a loop's next value into its current one";

@@ -1,0 +1,106 @@
+//===- DefineIntegerDivision.cpp - x / 0 and INT_MIN / -1 as XLA has them --===//
+//
+// Guards every integer division whose divisor might be 0 (or -1, for signed
+// ones), so that no device ever executes an undefined division: see the pass
+// description in Passes.td for the results.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/IR/TypeUtilities.h"
+
+namespace pcc {
+#define GEN_PASS_DEF_PCCDEFINEINTEGERDIVISION
+#include "pcc/Transforms/Passes.h.inc"
+} // namespace pcc
+
+using namespace mlir;
+
+/// The bit width of `type`'s elements (index: 64).
+static unsigned widthOf(Type type) {
+  Type element = getElementTypeOrSelf(type);
+  return element.isIndex() ? IndexType::kInternalStorageBitWidth
+                           : element.getIntOrFloatBitWidth();
+}
+
+/// A constant of `type` (an integer or index, or a tensor of them, splat),
+/// `value` having its elements' width.
+static Value constant(OpBuilder &builder, Location loc, Type type,
+                      const APInt &value) {
+  TypedAttr attr = IntegerAttr::get(getElementTypeOrSelf(type), value);
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    attr = SplatElementsAttr::get(shaped, value);
+  return arith::ConstantOp::create(builder, loc, type, attr);
+}
+
+/// Guards the division `op` (x / y or x % y): returns the defined result.
+static Value guard(OpBuilder &builder, Operation *op, bool isSigned,
+                   bool isRemainder) {
+  Location loc = op->getLoc();
+  Value x = op->getOperand(0), y = op->getOperand(1);
+  Type type = y.getType();
+  unsigned width = widthOf(type);
+  auto eq = [&](Value a, Value b) {
+    return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, a, b)
+        .getResult();
+  };
+  Value zero = constant(builder, loc, type, APInt(width, 0));
+  Value one = constant(builder, loc, type, APInt(width, 1));
+  Value allOnes = constant(builder, loc, type, APInt::getAllOnes(width));
+  Value isZero = eq(y, zero);
+  Value bad = isZero;
+  if (isSigned) {
+    Value min = constant(builder, loc, type, APInt::getSignedMinValue(width));
+    Value xIsMin = eq(x, min);
+    Value yIsMinusOne = eq(y, allOnes);
+    Value overflows = arith::AndIOp::create(builder, loc, xIsMin, yIsMinusOne);
+    bad = arith::OrIOp::create(builder, loc, isZero, overflows);
+  }
+  // Dividing by 1 gives x (INT_MIN for the overflow, as defined) and a
+  // remainder of 0 (as defined for the overflow).
+  Value divisor = arith::SelectOp::create(builder, loc, bad, one, y);
+  Operation *safe = builder.clone(*op);
+  safe->setOperand(1, divisor);
+  return arith::SelectOp::create(builder, loc, isZero,
+                                 isRemainder ? x : allOnes,
+                                 safe->getResult(0));
+}
+
+/// Whether dividing by `y` needs no guard: a constant that is neither 0 nor
+/// (for a signed division) -1.
+static bool isSafeDivisor(Value y, bool isSigned) {
+  APInt value;
+  if (!matchPattern(y, m_ConstantInt(&value)))
+    return false;
+  return !value.isZero() && !(isSigned && value.isAllOnes());
+}
+
+namespace {
+struct PCCDefineIntegerDivisionPass
+    : public pcc::impl::PCCDefineIntegerDivisionBase<
+          PCCDefineIntegerDivisionPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> divisions;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+              arith::FloorDivSIOp, arith::DivUIOp, arith::RemUIOp,
+              arith::CeilDivUIOp>(op))
+        divisions.push_back(op);
+    });
+    for (Operation *op : divisions) {
+      bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
+                          arith::FloorDivSIOp>(op);
+      if (isSafeDivisor(op->getOperand(1), isSigned))
+        continue;
+      OpBuilder builder(op);
+      Value result = guard(builder, op, isSigned,
+                           isa<arith::RemSIOp, arith::RemUIOp>(op));
+      op->getResult(0).replaceAllUsesWith(result);
+      op->erase();
+    }
+  }
+};
+} // namespace
