@@ -146,17 +146,37 @@ class Context:
 # Rejected if a result would not be exact); `emit` writes its MLIR and
 # returns the SSA name of the result.
 
+def divide(x, y, bits, remainder):
+    """Signed integer division as pcc defines it (XLA's): toward zero, x / 0
+    = -1, x % 0 = x, INT_MIN / -1 = INT_MIN, INT_MIN % -1 = 0."""
+    def one(a, b):
+        a, b = int(a), int(b)
+        if b == 0:
+            return a if remainder else -1
+        if a == -(1 << (bits - 1)) and b == -1:
+            return 0 if remainder else a
+        q = abs(a) // abs(b)
+        q = -q if (a < 0) != (b < 0) else q
+        return a - q * b if remainder else q
+    return np.vectorize(one, otypes=[np.int64])(x, y)
+
+
 class Binary:
     KINDS = ("add", "sub", "mul", "max", "min")
+    INTEGER_KINDS = KINDS + ("div", "rem")
 
     def __init__(self, ctx, shape, constant=None):
         self.ctx, self.shape = ctx, shape
-        self.kind = str(ctx.rng.choice(self.KINDS))
+        kinds = self.KINDS if ctx.is_float else self.INTEGER_KINDS
+        self.kind = str(ctx.rng.choice(kinds))
         self.constant = constant  # None: the value with itself
 
     def apply(self, vals):
+        bits = 8 * np.dtype(DTYPES[self.ctx.elem]).itemsize
         fn = {"add": np.add, "sub": np.subtract, "mul": np.multiply,
-              "max": np.maximum, "min": np.minimum}[self.kind]
+              "max": np.maximum, "min": np.minimum,
+              "div": lambda x, y: divide(x, y, bits, False),
+              "rem": lambda x, y: divide(x, y, bits, True)}[self.kind]
         other = vals if self.constant is None else \
             {d: np.full(self.shape, self.constant) for d in vals}
         with np.errstate(over="ignore"):
@@ -175,7 +195,8 @@ class Binary:
                 "sub": "sub" + ctx.float_suffix(),
                 "mul": "mul" + ctx.float_suffix(),
                 "max": "maximumf" if ctx.is_float else "maxsi",
-                "min": "minimumf" if ctx.is_float else "minsi"}[self.kind]
+                "min": "minimumf" if ctx.is_float else "minsi",
+                "div": "divsi", "rem": "remsi"}[self.kind]
         r = ctx.fresh()
         out.append(("  " * indent) + f"{r} = arith.{name} {x}, {y} : {ty}")
         return r
