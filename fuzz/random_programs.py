@@ -736,6 +736,8 @@ def check_program(pcc, seed, keep):
 
 
 def main():
+    # Integers wrap and arbitrary floats overflow on purpose.
+    np.seterr(all="ignore")
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("pcc")
     parser.add_argument("--seed", type=int, default=1,
