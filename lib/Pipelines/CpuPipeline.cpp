@@ -78,6 +78,9 @@ static void buildBufferPipeline(OpPassManager &pm, StringRef entry,
   pcc::SPMDLowerCollectivesOptions collectives;
   collectives.stridedOperands = !cuda;
   pm.addPass(pcc::createSPMDLowerCollectives(collectives));
+  // Diagnostics that name the program's functions are behind; calls that
+  // generated code makes by name are ahead.
+  pm.addPass(pcc::createPCCRenameUserSymbols());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createConvertElementwiseToLinalgPass());
   // Integer division by zero and INT_MIN / -1 give defined results, the

@@ -78,7 +78,7 @@ LogicalResult CollectiveLowering::run() {
   auto gridType = MemRefType::get({static_cast<int64_t>(sizes.size())},
                                   builder.getI64Type());
   auto global = memref::GlobalOp::create(
-      moduleBuilder, loc, (function.getSymName() + "_grid").str(),
+      moduleBuilder, loc, ("_pcc_" + function.getSymName() + "_grid").str(),
       moduleBuilder.getStringAttr("private"), gridType,
       DenseElementsAttr::get(
           RankedTensorType::get(gridType.getShape(), builder.getI64Type()),
@@ -164,7 +164,8 @@ Value CollectiveLowering::getSiteString(OpBuilder &builder, Operation *op) {
   bytes.push_back(0);
   OpBuilder moduleBuilder(function);
   auto global = memref::GlobalOp::create(
-      moduleBuilder, op->getLoc(), (function.getSymName() + "_site").str(),
+      moduleBuilder, op->getLoc(),
+      ("_pcc_" + function.getSymName() + "_site").str(),
       moduleBuilder.getStringAttr("private"), type,
       DenseElementsAttr::get(
           RankedTensorType::get(type.getShape(), builder.getI8Type()),

@@ -50,10 +50,6 @@ static bool isAllowedExternal(StringRef name) {
          llvm::is_contained(kMathFunctions, base);
 }
 
-/// Symbol prefixes that belong to pcc's lowering and runtime.
-static constexpr llvm::StringLiteral kReservedPrefixes[] = {"pcc_", "_pcc_",
-                                                            "_mlir_"};
-
 /// The largest value pcc accepts: 2^48 bytes (256 TiB), more than any
 /// machine's memory, and far from where sizes in bytes overflow.
 static constexpr int64_t kMaxValueBytes = int64_t(1) << 48;
@@ -110,12 +106,11 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
 
   if (auto symbol =
           op->getAttrOfType<StringAttr>(SymbolTable::getSymbolAttrName())) {
-    for (StringRef prefix : kReservedPrefixes)
-      if (symbol.getValue().starts_with(prefix))
-        return op->emitError() << "the name @" << symbol.getValue()
-                               << " is reserved for pcc (names starting "
-                                  "with 'pcc_', '_pcc_' or '_mlir_'); "
-                                  "rename it";
+    if (pcc::isReservedName(symbol.getValue()))
+      return op->emitError() << "the name @" << symbol.getValue()
+                             << " is reserved for pcc (names starting "
+                                "with 'pcc_', '_pcc_' or '_mlir_'); "
+                                "rename it";
   }
   // What spmd-outline-pmaps creates is not for programs to write.
   if (isa<pcc::spmd::LaunchOp, pcc::spmd::RuntimeCallOp>(op))

@@ -1,5 +1,6 @@
 // The host pipeline takes the seed's program all the way to the LLVM
-// dialect: the pmap becomes a pcc_launch call with a thunk that calls
+// dialect (the program's @main as @u.main, apart from libraries' names):
+// the pmap becomes a pcc_launch call with a thunk that calls
 // the device function's C interface and the launch's work (15 elements:
 // docs/design.md counts them), and psum a runtime call.
 // RUN: pcc-opt %pcc_src/examples/psum.mlir --pass-pipeline="builtin.module(pcc-cpu-pipeline)" | FileCheck %s
@@ -8,7 +9,7 @@
 // CHECK-NOT: spmd.
 // CHECK-DAG: llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr, i64)
 // CHECK-DAG: llvm.func @_mlir_ciface_pcc_mlir_all_reduce_i32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr)
-// CHECK-LABEL: llvm.func @main(
+// CHECK-LABEL: llvm.func @u.main(
 // CHECK-DAG: %[[FN:.*]] = llvm.mlir.addressof @main_pmap_thunk
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(4 : i64) : i64
 // CHECK-DAG: %[[WORK:.*]] = llvm.mlir.constant(15 : i64) : i64
@@ -18,7 +19,7 @@
 // CHECK-LABEL: llvm.func @main_pmap_thunk(%{{.*}}: !llvm.ptr, %{{.*}}: i64)
 // CHECK: llvm.call @_mlir_ciface_main_pmap(
 
-// GRID-LABEL: llvm.func @main(
+// GRID-LABEL: llvm.func @u.main(
 // GRID: llvm.mlir.constant(6 : i64)
 // GRID: llvm.call @pcc_launch
-// GRID: llvm.mlir.global private constant @main_pmap_grid(dense<[2, 3]> : tensor<2xi64>)
+// GRID: llvm.mlir.global private constant @_pcc_main_pmap_grid(dense<[2, 3]> : tensor<2xi64>)

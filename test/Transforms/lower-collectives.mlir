@@ -5,7 +5,7 @@
 // CONTIGUOUS: spmd.runtime_call @pcc_mlir_all_gather_f32({{.*}}) {contiguous}
 
 // A device function as spmd-outline-pmaps makes it, on a 2 x 3 grid.
-// CHECK-DAG: memref.global "private" constant @device_grid : memref<2xi64> = dense<[2, 3]>
+// CHECK-DAG: memref.global "private" constant @_pcc_device_grid : memref<2xi64> = dense<[2, 3]>
 
 // CHECK-LABEL: func private @device
 // CHECK-SAME: (%[[DEV:.*]]: i64
@@ -13,7 +13,7 @@ func.func private @device(%device: i64, %x: tensor<4x2xf32>, %s: f32)
     -> (index, tensor<4x2xf32>, f32, tensor<4x6x2xf32>, tensor<4x6xf32>)
     attributes {spmd.grid_axes = ["i", "j"], spmd.grid_sizes = array<i64: 2, 3>} {
   // CHECK: %[[D:.*]] = arith.index_cast %[[DEV]] : i64 to index
-  // CHECK: %[[DIMS:.*]] = memref.get_global @device_grid : memref<2xi64>
+  // CHECK: %[[DIMS:.*]] = memref.get_global @_pcc_device_grid : memref<2xi64>
 
   // Linear index over ["j", "i"]: j * 2 + i.
   // CHECK: %[[JQ:.*]] = arith.divui %[[D]], %c1
@@ -58,14 +58,14 @@ func.func private @device(%device: i64, %x: tensor<4x2xf32>, %s: f32)
 // so does a gather tiled along axis 0, which needs no reshaping at all.
 // Each collective names itself and its source location for the runtime's
 // error messages, in a NUL-terminated string.
-// CHECK: memref.global "private" constant @in_place_site : memref<{{[0-9]+}}xi8> = dense<[115, 112, 109, 100, 46, 112, 115, 117, 109, 32, 111, 118, 101, 114, 32, 34, 105, 34, 32, 58, 32, 116, 101, 110, 115, 111, 114, 60, 56, 120, 102, 51, 50, 62, 32, 97, 116, 32, {{.*}}, 0]>
+// CHECK: memref.global "private" constant @_pcc_in_place_site : memref<{{[0-9]+}}xi8> = dense<[115, 112, 109, 100, 46, 112, 115, 117, 109, 32, 111, 118, 101, 114, 32, 34, 105, 34, 32, 58, 32, 116, 101, 110, 115, 111, 114, 60, 56, 120, 102, 51, 50, 62, 32, 97, 116, 32, {{.*}}, 0]>
 // CHECK-LABEL: func private @in_place
 // CHECK-SAME: (%[[DEV:.*]]: i64, %[[X:.*]]: tensor<8xf32>, %[[R:.*]]: memref<2x8xf32>, %[[G:.*]]: memref<2x16xf32>)
 func.func private @in_place(%device: i64, %x: tensor<8xf32>,
                             %r: memref<2x8xf32>, %g: memref<2x16xf32>)
     attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 2>} {
   %i = arith.index_cast %device : i64 to index
-  // CHECK: %[[SITE:.*]] = memref.get_global @in_place_site :
+  // CHECK: %[[SITE:.*]] = memref.get_global @_pcc_in_place_site :
   // CHECK: %[[E:.*]] = tensor.empty() : tensor<8xf32>
   // CHECK: %[[SUM:.*]] = spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %{{.*}}, %c1_i64, %c0_i32, %[[SITE]], %[[X]]) outs(%[[E]])
   // CHECK: bufferization.materialize_in_destination %[[SUM]]

@@ -293,6 +293,23 @@ def PCCDefineIntegerDivision : Pass<"pcc-define-integer-division"> {
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def PCCRenameUserSymbols : Pass<"pcc-rename-user-symbols", "mlir::ModuleOp"> {
+  let summary = "Give the program's own symbols names no library can have";
+  let description = [{
+    Generated code calls functions by name: libm's (`expf`, from
+    `convert-math-to-libm`), libc's (`memcpy` and `memset`, which LLVM calls
+    for copies), compiler-rt's. A program that defines a function or global
+    of such a name would receive those calls (its `@expf` would be what
+    `math.exp` computes), and in an executable of `pcc compile` would replace
+    the library's for the runtime too. This pass prefixes every function and
+    global the program defined with `u.`, which no C identifier can start
+    with, and updates every use. It runs after the passes whose diagnostics
+    name the program's functions, and before any lowering that calls a
+    library. (Device functions and `@_pcc_entry` are pcc's, and keep their
+    names: `--emit=llvm` shows `@u.main` beside `@main_pmap`.)
+  }];
+}
+
 def PCCReuseLoopBuffers : Pass<"pcc-reuse-loop-buffers",
                                 "mlir::func::FuncOp"> {
   let summary = "Compute a loop's next value into its current one";
