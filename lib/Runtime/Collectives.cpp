@@ -70,8 +70,12 @@ std::chrono::steady_clock::duration collectiveTimeout() {
   // Converted once: every wait that outlasts its first check asks.
   static const std::chrono::steady_clock::duration timeout = [] {
     double value = timeoutSetting();
+    // At most about 31 years, as good as never: a larger value (1e20, inf)
+    // would overflow the clock's nanoseconds and time out at once.
+    constexpr double kLongest = 1e9;
     return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-        std::chrono::duration<double>(value > 0 ? value : 300.0));
+        std::chrono::duration<double>(
+            value > 0 ? std::min(value, kLongest) : 300.0));
   }();
   return timeout;
 }
