@@ -510,6 +510,14 @@ bool parseNpy(const uint8_t *bytes, size_t size, Array &out, size_t &dataStart,
   return true;
 }
 
+/// NumPy reads any non-zero byte as True; pcc's i1 is exactly 0 or 1 (a
+/// byte of 2 would otherwise leak into arith.extui or arith.xori).
+void normalizeBools(Array &array) {
+  if (array.dtype == DType::Bool)
+    for (uint8_t &byte : array.data)
+      byte = byte != 0;
+}
+
 } // namespace
 
 bool readNpyFromMemory(const uint8_t *bytes, size_t size, Array &out,
@@ -521,6 +529,7 @@ bool readNpyFromMemory(const uint8_t *bytes, size_t size, Array &out,
   // Like np.load, ignore anything after the elements.
   size_t dataSize = size_t(result.numElements()) * dtypeSize(result.dtype);
   result.data.assign(bytes + dataStart, bytes + dataStart + dataSize);
+  normalizeBools(result);
   out = std::move(result);
   return true;
 }
@@ -571,6 +580,7 @@ bool readNpy(const std::string &path, Array &out, std::string &error) {
   bytes.erase(bytes.begin(), bytes.begin() + std::ptrdiff_t(dataStart));
   bytes.resize(dataSize);
   result.data = std::move(bytes);
+  normalizeBools(result);
   out = std::move(result);
   return true;
 }

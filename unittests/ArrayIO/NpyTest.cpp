@@ -117,6 +117,18 @@ TEST(Npy, RoundTripsEveryDTypeThroughFiles) {
   std::remove(path.c_str());
 }
 
+TEST(Npy, BoolBytesOtherThanOneAreTrue) {
+  // NumPy reads any non-zero byte as True (np.frombuffer(b"\0\2\377",
+  // bool) is [False, True, True]); pcc's i1 holds exactly 0 or 1.
+  std::vector<uint8_t> bytes = npyFile(
+      "{'descr': '|b1', 'fortran_order': False, 'shape': (4,), }", 1,
+      std::string("\0\2\377\1", 4));
+  Array a;
+  std::string error;
+  ASSERT_TRUE(read(bytes, a, error)) << error;
+  EXPECT_EQ(a.data, (std::vector<uint8_t>{0, 1, 1, 1}));
+}
+
 TEST(Npy, WritesWhatNpSaveWrites) {
   // Bytes of np.save(f, np.arange(6, dtype='<i4').reshape(2, 3)).
   Array a = sample(DType::I32, {2, 3});
