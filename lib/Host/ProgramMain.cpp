@@ -85,6 +85,10 @@ bool parseOptions(int argc, char **argv, Options &options,
       positionalOnly = true;
     } else if (arg.rfind("--save-results=", 0) == 0) {
       options.saveResults = arg.substr(std::strlen("--save-results="));
+      if (options.saveResults.empty()) {
+        error = "--save-results needs a directory: --save-results=DIR";
+        return false;
+      }
     } else if (arg.rfind("--repeat=", 0) == 0) {
       if (!parseCount(arg, "--repeat=", 1000000000, options.repeat, error))
         return false;

@@ -413,6 +413,11 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
     reportError("pcc compile needs an output file: -o OUT");
     return failure();
   }
+  if (programPath != "-" && llvm::sys::fs::equivalent(programPath, outputPath)) {
+    reportError("-o " + outputPath + " is the program itself: pcc compile "
+                "would overwrite it; choose another output file");
+    return failure();
+  }
   FailureOr<Backend> backend = resolveBackend(/*willRun=*/false);
   if (failed(backend))
     return failure();
@@ -510,6 +515,10 @@ static LogicalResult runCommand() {
   }
   if (rotateCount == 0) {
     reportError("--rotate must be at least 1");
+    return failure();
+  }
+  if (saveResultsDir.getNumOccurrences() && saveResultsDir.empty()) {
+    reportError("--save-results needs a directory: --save-results=DIR");
     return failure();
   }
   if (repeatCount == 0) {
