@@ -13,6 +13,7 @@
 
 #include "pcc/ArrayIO/ArrayIO.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -189,6 +190,12 @@ private:
     return true;
   }
 
+  template <typename Entries>
+  static auto findKey(Entries &entries, const std::string &key) {
+    return std::find_if(entries.begin(), entries.end(),
+                        [&](const auto &entry) { return entry.first == key; });
+  }
+
   bool parseDict(PyValue &out, int depth, std::string &error) {
     out.kind = PyValue::Dict;
     ++pos;
@@ -204,10 +211,12 @@ private:
       PyValue value;
       if (!parseValue(value, depth + 1, error))
         return false;
-      for (const auto &entry : out.entries)
-        if (entry.first == key)
-          return fail(error, "duplicate key '" + key + "'");
-      out.entries.emplace_back(std::move(key), std::move(value));
+      // As in Python (and so np.load), a repeated key's last value counts.
+      auto existing = findKey(out.entries, key);
+      if (existing != out.entries.end())
+        existing->second = std::move(value);
+      else
+        out.entries.emplace_back(std::move(key), std::move(value));
       if (!consume(',')) {
         if (!consume('}'))
           return fail(error, "expected ',' or '}'");

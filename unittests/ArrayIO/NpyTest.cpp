@@ -129,6 +129,19 @@ TEST(Npy, BoolBytesOtherThanOneAreTrue) {
   EXPECT_EQ(a.data, (std::vector<uint8_t>{0, 1, 1, 1}));
 }
 
+TEST(Npy, RepeatedHeaderKeysTakeTheLastValue) {
+  // The header is a Python dict literal, as np.load reads it: a repeated
+  // key's last value counts.
+  std::vector<uint8_t> bytes = npyFile(
+      "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), "
+      "'shape': (1,), }",
+      1, std::string(4, '\0'));
+  Array a;
+  std::string error;
+  ASSERT_TRUE(read(bytes, a, error)) << error;
+  EXPECT_EQ(a.shape, (std::vector<int64_t>{1}));
+}
+
 TEST(Npy, WritesWhatNpSaveWrites) {
   // Bytes of np.save(f, np.arange(6, dtype='<i4').reshape(2, 3)).
   Array a = sample(DType::I32, {2, 3});
