@@ -68,7 +68,8 @@ bool parseCount(const std::string &arg, const char *prefix, unsigned long max,
   if (value.empty() || *end || count == 0 || count > max) {
     std::string name(prefix);
     name.pop_back();
-    error = name + " must be a whole number from 1, got '" + value + "'";
+    error = name + " must be a whole number from 1 to " +
+            std::to_string(max) + ", got '" + value + "'";
     return false;
   }
   return true;
@@ -90,7 +91,7 @@ bool parseOptions(int argc, char **argv, Options &options,
         return false;
       }
     } else if (arg.rfind("--repeat=", 0) == 0) {
-      if (!parseCount(arg, "--repeat=", 1000000000, options.repeat, error))
+      if (!parseCount(arg, "--repeat=", kMaxRepeat, options.repeat, error))
         return false;
       options.timeRuns = true;
     } else if (arg.rfind("--rotate=", 0) == 0) {

@@ -521,8 +521,9 @@ static LogicalResult runCommand() {
     reportError("--save-results needs a directory: --save-results=DIR");
     return failure();
   }
-  if (repeatCount == 0) {
-    reportError("--repeat must be at least 1");
+  if (repeatCount == 0 || repeatCount > pcc::host::kMaxRepeat) {
+    reportError("--repeat must be a whole number from 1 to " +
+                llvm::Twine(pcc::host::kMaxRepeat));
     return failure();
   }
   if (!memoryLimit.empty()) {

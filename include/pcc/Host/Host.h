@@ -148,6 +148,10 @@ std::vector<arrayio::Array>
 takeResults(std::vector<std::unique_ptr<EntryCall>> &calls,
             unsigned long repeat);
 
+/// The most runs --repeat asks for: each run's time is kept (8 bytes) and
+/// printed after the last, so that printing does not disturb the runs.
+constexpr unsigned long kMaxRepeat = 100000000;
+
 /// Runs `entry` `repeat` times, run r on the buffers of calls[r % size]
 /// (--rotate: a benchmark's runs then do not find their data in cache), and
 /// returns the seconds each run took. Nothing else happens between runs.
