@@ -24,6 +24,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -112,6 +113,15 @@ createTargetMachine() {
                                    ": " + error);
   std::string cpu = targetCPU == "native" ? llvm::sys::getHostCPUName().str()
                                           : targetCPU.getValue();
+  // Checked first: LLVM would warn at every use of an unknown CPU and
+  // generate code for a generic one.
+  std::unique_ptr<llvm::MCSubtargetInfo> generic(
+      target->createMCSubtargetInfo(triple, "", ""));
+  if (!generic || !generic->isCPUStringValid(cpu))
+    return llvm::createStringError(
+        "--mcpu=" + targetCPU + ": not a CPU that LLVM knows for " +
+        triple.str() + " (use 'native' for this machine's, or a name such as "
+        "x86-64-v3 or znver4)");
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, "", llvm::TargetOptions(), llvm::Reloc::PIC_,
       std::nullopt, llvm::CodeGenOptLevel::Default));
@@ -159,16 +169,21 @@ llvm::Error pcc::driver::writeObject(llvm::Module &module,
   auto machine = createTargetMachine();
   if (!machine)
     return machine.takeError();
+  // Emitted into memory first: the code generator seeks back in what it
+  // writes, which a pipe ('-o -') cannot do.
+  llvm::SmallVector<char, 0> object;
+  llvm::raw_svector_ostream buffer(object);
+  llvm::legacy::PassManager passes;
+  if ((*machine)->addPassesToEmitFile(passes, buffer, nullptr,
+                                      llvm::CodeGenFileType::ObjectFile))
+    return llvm::createStringError("the code generator cannot emit objects");
+  passes.run(module);
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
   if (ec)
     return llvm::createStringError("cannot write '" + path +
                                    "': " + ec.message());
-  llvm::legacy::PassManager passes;
-  if ((*machine)->addPassesToEmitFile(passes, os, nullptr,
-                                      llvm::CodeGenFileType::ObjectFile))
-    return llvm::createStringError("the code generator cannot emit objects");
-  passes.run(module);
+  os.write(object.data(), object.size());
   os.flush();
   if (os.has_error())
     return llvm::createStringError("cannot write '" + path +

@@ -473,6 +473,11 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
     }
     return success();
   }
+  if (outputPath == "-") {
+    reportError("an executable cannot go to standard output: name a file "
+                "with -o, or ask for --emit=obj, --emit=llvm or --emit=mlir");
+    return failure();
+  }
   llvm::SmallString<128> object;
   if (std::error_code ec =
           llvm::sys::fs::createTemporaryFile("pcc-program", "o", object)) {
