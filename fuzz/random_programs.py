@@ -520,12 +520,9 @@ class Chain:
         return x
 
     def gathers(self):
-        """The gathers to yield, nested ones included."""
-        found = []
-        for op in self.ops:
-            if isinstance(op, Gather) and op.yielded:
-                found.append(op)
-        return found
+        """The gathers of this chain (not of its loops and branches, whose
+        values do not leave them) to yield as results of their own."""
+        return [op for op in self.ops if isinstance(op, Gather) and op.yielded]
 
 
 def generate(seed):
@@ -587,7 +584,6 @@ def build_program(ctx):
     names = [f"%x{level}" for level in range(depth)]
     for level in range(depth):
         level_shape = tuple(sizes[level:]) + shape
-        slice_shape = tuple(sizes[level + 1:]) + shape
         level_results = [tensor_type(tuple(sizes[level:]) + rshape, elem)
                          for _, rshape in results]
         operand = source if level == 0 else names[level - 1]
