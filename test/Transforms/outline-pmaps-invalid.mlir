@@ -31,3 +31,25 @@ func.func @main() {
   }
   return
 }
+
+// -----
+
+// Outside a function there is no caller to launch the devices from.
+// expected-error @+1 {{'spmd.pmap' op must be inside a 'func.func' to be compiled}}
+spmd.pmap "i" size 2 {
+  spmd.yield
+}
+
+// -----
+
+// Devices get their own copies of tensors and scalars; a buffer would be
+// shared memory.
+func.func @memref_capture(%m: memref<4xf32>) {
+  // expected-error @+1 {{'spmd.pmap' op uses a value of type 'memref<4xf32>' from outside its body; only tensors and scalars can be shared with the devices}}
+  spmd.pmap "i" size 2 {
+    %c = arith.constant 0 : index
+    %v = memref.load %m[%c] : memref<4xf32>
+    spmd.yield
+  }
+  return
+}

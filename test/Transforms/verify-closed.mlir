@@ -58,6 +58,20 @@ func.func @runtime_call(%x: tensor<4xf32>) -> tensor<4xf32> {
 
 // -----
 
+// Nor are launches of device functions (each error is reported).
+// expected-error @+1 {{the attribute 'spmd.grid_axes' is created by pcc; write an 'spmd.pmap' instead}}
+func.func @device(%device: i64, %x: memref<4xf32>) attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>} {
+  return
+}
+
+func.func @launch(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'spmd.launch' is created by pcc; write an 'spmd.pmap' and its collectives instead}}
+  %r = spmd.launch @device devices 4 () outs(%x) : () -> (tensor<4xf32>) -> tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// -----
+
 // expected-error @+1 {{the type 'tensor<100000000x100000000x100000000xf32>' is larger than any memory (more than 2^48 bytes)}}
 func.func @huge(%a: tensor<100000000x100000000x100000000xf32>) {
   return

@@ -53,6 +53,18 @@ func.func @repeated_axis(%v: f32) {
 
 // -----
 
+// A device function's grid is not limited to 2^63 devices in total (only
+// pmap nests are), so a collective over all of it can span more.
+func.func private @group_too_large(%device: i64)
+    attributes {spmd.grid_axes = ["i", "j"], spmd.grid_sizes = array<i64: 4294967296, 4294967296>} {
+  %c = arith.constant 1.0 : f32
+  // expected-error @+1 {{'spmd.psum' op spans more devices than fit in 64 bits}}
+  %r = spmd.psum %c over ["i", "j"] : f32
+  return
+}
+
+// -----
+
 func.func @no_axis(%v: f32) {
   spmd.pmap "i" size 2 {
     // expected-error @+1 {{'spmd.psum' op needs at least one axis name}}
@@ -370,6 +382,17 @@ func.func @all_gather_tiled_scalar(%v: f32) {
 
 // -----
 
+func.func @all_gather_tiled_overflow(%v: tensor<4611686018427387904xf32>) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'spmd.all_gather' op result dimension overflows 64 bits}}
+    %g = spmd.all_gather %v over "i" tiled : tensor<4611686018427387904xf32> -> tensor<4xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
 func.func @axis_index_type() {
   spmd.pmap "i" size 4 {
     // expected-error @+1 {{invalid kind of type specified: expected builtin.index, but found 'i32'}}
@@ -404,6 +427,32 @@ func.func @grid_too_large() {
 
 // -----
 
+// The runtime's collectives keep the axes as bits of a 64-bit mask. Eight
+// pmaps a line, 63 in all; the 64th is one too many.
+func.func @nests_64_pmaps() {
+  spmd.pmap "a0" size 1 { spmd.pmap "a1" size 1 { spmd.pmap "a2" size 1 { spmd.pmap "a3" size 1 { spmd.pmap "a4" size 1 { spmd.pmap "a5" size 1 { spmd.pmap "a6" size 1 { spmd.pmap "a7" size 1 {
+  spmd.pmap "a8" size 1 { spmd.pmap "a9" size 1 { spmd.pmap "a10" size 1 { spmd.pmap "a11" size 1 { spmd.pmap "a12" size 1 { spmd.pmap "a13" size 1 { spmd.pmap "a14" size 1 { spmd.pmap "a15" size 1 {
+  spmd.pmap "a16" size 1 { spmd.pmap "a17" size 1 { spmd.pmap "a18" size 1 { spmd.pmap "a19" size 1 { spmd.pmap "a20" size 1 { spmd.pmap "a21" size 1 { spmd.pmap "a22" size 1 { spmd.pmap "a23" size 1 {
+  spmd.pmap "a24" size 1 { spmd.pmap "a25" size 1 { spmd.pmap "a26" size 1 { spmd.pmap "a27" size 1 { spmd.pmap "a28" size 1 { spmd.pmap "a29" size 1 { spmd.pmap "a30" size 1 { spmd.pmap "a31" size 1 {
+  spmd.pmap "a32" size 1 { spmd.pmap "a33" size 1 { spmd.pmap "a34" size 1 { spmd.pmap "a35" size 1 { spmd.pmap "a36" size 1 { spmd.pmap "a37" size 1 { spmd.pmap "a38" size 1 { spmd.pmap "a39" size 1 {
+  spmd.pmap "a40" size 1 { spmd.pmap "a41" size 1 { spmd.pmap "a42" size 1 { spmd.pmap "a43" size 1 { spmd.pmap "a44" size 1 { spmd.pmap "a45" size 1 { spmd.pmap "a46" size 1 { spmd.pmap "a47" size 1 {
+  spmd.pmap "a48" size 1 { spmd.pmap "a49" size 1 { spmd.pmap "a50" size 1 { spmd.pmap "a51" size 1 { spmd.pmap "a52" size 1 { spmd.pmap "a53" size 1 { spmd.pmap "a54" size 1 { spmd.pmap "a55" size 1 {
+  spmd.pmap "a56" size 1 { spmd.pmap "a57" size 1 { spmd.pmap "a58" size 1 { spmd.pmap "a59" size 1 { spmd.pmap "a60" size 1 { spmd.pmap "a61" size 1 { spmd.pmap "a62" size 1 {
+  // expected-error @+1 {{'spmd.pmap' op nests more than 63 pmaps}}
+  spmd.pmap "a63" size 1 { spmd.yield }
+  spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield }
+  spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield }
+  spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield }
+  spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield }
+  spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield }
+  spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield }
+  spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield }
+  spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield } spmd.yield }
+  return
+}
+
+// -----
+
 // expected-error @+1 {{'spmd.grid_axes' (an array of axis names) and 'spmd.grid_sizes' (their sizes) go together on a device function}}
 func.func private @half_grid(%device: i64) attributes {spmd.grid_axes = ["i"]} {
   return
@@ -413,6 +462,20 @@ func.func private @half_grid(%device: i64) attributes {spmd.grid_axes = ["i"]} {
 
 // expected-error @+1 {{a device function takes its device index (i64) as its first argument}}
 func.func private @no_device_index() attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'spmd.grid_axes' must hold distinct, non-empty axis names}}
+func.func private @repeated_grid_axis(%device: i64) attributes {spmd.grid_axes = ["i", "i"], spmd.grid_sizes = array<i64: 2, 2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{'spmd.grid_axes' must hold distinct, non-empty axis names}}
+func.func private @empty_grid_axis(%device: i64) attributes {spmd.grid_axes = [""], spmd.grid_sizes = array<i64: 2>} {
   return
 }
 
