@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""pcc's GPU benchmarks (issue 5's GPU targets), in the two halves of
+"""pcc's GPU benchmarks, in the two halves of
 scripts/gpu-check.sh, since the GPU machines have no LLVM:
 
     bench/gpu.py prepare DIR [--pcc PCC] [--tiny]

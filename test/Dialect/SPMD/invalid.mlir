@@ -1,4 +1,4 @@
-// One case per spmd verifier diagnostic (SPEC.md §2.3 and §3).
+// One case per spmd verifier diagnostic (the rules are in docs/language.md).
 // RUN: pcc-opt %s -split-input-file -verify-diagnostics
 
 func.func @psum_outside_pmap(%v: f32) -> f32 {

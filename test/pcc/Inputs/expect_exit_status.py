@@ -4,8 +4,8 @@ usage: expect_exit_status.py STATUS COMMAND [ARG ...]
 
 The command's standard input, output and error pass through. Prints
 `exit status N` and exits with 0 if N == STATUS, else with 1 (`not` only
-checks that a status is nonzero; SPEC §4 asks for exactly 0 or 1, and never
-a signal).
+checks that a status is nonzero; docs/language.md promises 0 on success and
+exactly 1 on any error, never a signal).
 """
 
 import subprocess

@@ -2,9 +2,10 @@
 
 For every case below it writes an spmd program and random inputs as .npy
 files, computes the expected results with NumPy alone (an independent
-reference: sums in device order in the accumulation type the SPEC names,
-rounded once), runs `pcc run`, and compares the printed output with NumPy's
-own str() of the expected arrays, character for character.
+reference: sums in device order in the accumulation type that
+docs/language.md names, rounded once), runs `pcc run`, and compares the
+printed output with NumPy's own str() of the expected arrays, character for
+character.
 
 usage: oracle.py PCC [--filter SUBSTRING] [--exclude REGEX] [--keep DIR]
 """
