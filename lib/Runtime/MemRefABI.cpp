@@ -126,8 +126,7 @@ const char *siteText(const pcc_unranked_memref *site) {
       pcc_all_gather(device, dims.count, gridDims, axes_mask, dtype,           \
                      input.data, output.data, input.count);                    \
   }
-#define PCC_DEFINE_MEMREF_COLLECTIVES(suffix, dtype, elementSize)              \
-  PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)                     \
+#define PCC_DEFINE_MEMREF_ALL_REDUCE(suffix, dtype, elementSize)               \
   void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       int32_t reduction, pcc_unranked_memref *site, pcc_unranked_memref *in,   \
@@ -146,14 +145,11 @@ const char *siteText(const pcc_unranked_memref *site) {
                      dtype, input.data, output.data, input.count);             \
   }
 
+#define PCC_DEFINE_ALL_REDUCE_IF_0(suffix, dtype, elementSize)
+#define PCC_DEFINE_ALL_REDUCE_IF_1 PCC_DEFINE_MEMREF_ALL_REDUCE
+#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
+  PCC_DEFINE_MEMREF_ALL_GATHER(suffix, PCC_##Enum, (bits + 7) / 8)             \
+  PCC_DEFINE_ALL_REDUCE_IF_##reducible(suffix, PCC_##Enum, (bits + 7) / 8)
 extern "C" {
-PCC_DEFINE_MEMREF_COLLECTIVES(i8, PCC_I8, 1)
-PCC_DEFINE_MEMREF_COLLECTIVES(i16, PCC_I16, 2)
-PCC_DEFINE_MEMREF_COLLECTIVES(i32, PCC_I32, 4)
-PCC_DEFINE_MEMREF_COLLECTIVES(i64, PCC_I64, 8)
-PCC_DEFINE_MEMREF_COLLECTIVES(f16, PCC_F16, 2)
-PCC_DEFINE_MEMREF_COLLECTIVES(bf16, PCC_BF16, 2)
-PCC_DEFINE_MEMREF_COLLECTIVES(f32, PCC_F32, 4)
-PCC_DEFINE_MEMREF_COLLECTIVES(f64, PCC_F64, 8)
-PCC_DEFINE_MEMREF_ALL_GATHER(i1, PCC_I1, 1)
+#include "pcc/Runtime/RuntimeABI.def"
 }

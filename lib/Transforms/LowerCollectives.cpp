@@ -29,17 +29,13 @@ namespace pcc {
 using namespace mlir;
 using namespace pcc::spmd;
 
-/// The reduction codes of pcc_runtime.h.
-enum : int32_t { kSum = 0, kMax = 1, kMin = 2 };
-
 namespace {
 /// Rewrites the axis_index ops and collectives of one device function.
 class CollectiveLowering {
 public:
   CollectiveLowering(func::FuncOp function, SymbolTable &symbols,
                      bool stridedOperands)
-      : function(function), symbols(symbols),
-        stridedOperands(stridedOperands),
+      : function(function), symbols(symbols), stridedOperands(stridedOperands),
         sizes(function->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName)
                   .asArrayRef()) {}
 
@@ -158,8 +154,7 @@ Value CollectiveLowering::getSiteString(OpBuilder &builder, Operation *op) {
   Value &site = siteStrings[text];
   if (site)
     return site;
-  auto type =
-      MemRefType::get({int64_t(text.size()) + 1}, builder.getI8Type());
+  auto type = MemRefType::get({int64_t(text.size()) + 1}, builder.getI8Type());
   SmallVector<int8_t> bytes(text.begin(), text.end());
   bytes.push_back(0);
   OpBuilder moduleBuilder(function);
@@ -252,12 +247,12 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     mask |= int64_t(1) << axis;
   Value maskValue = arith::ConstantIntOp::create(builder, loc, mask, 64);
   Value site = getSiteString(builder, op);
-  std::string suffix;
-  llvm::raw_string_ostream(suffix) << elementType;
+  const pcc::abi::ElementType &runtimeType =
+      *getRuntimeElementType(elementType);
   // Calls the runtime function `name` with `args`, then the call site's
   // description and `input`, writing `output`.
-  auto callRuntime = [&](StringRef name, SmallVector<Value> args,
-                         Value output, bool elementwise) -> Value {
+  auto callRuntime = [&](StringRef name, SmallVector<Value> args, Value output,
+                         bool elementwise) -> Value {
     args.append({site, input});
     return RuntimeCallOp::create(builder, loc, output.getType(), name, args,
                                  output, elementwise, !stridedOperands)
@@ -274,7 +269,8 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     int64_t axis = gather.getAxis();
     auto callAllGather = [&](RankedTensorType type) {
       return callRuntime(
-          "pcc_mlir_all_gather_" + suffix, {device, gridDims, maskValue},
+          pcc::abi::getAllGatherFunction(runtimeType),
+          {device, gridDims, maskValue},
           tensor::EmptyOp::create(builder, loc, type.getShape(), elementType),
           /*elementwise=*/false);
     };
@@ -314,9 +310,9 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
   }
 
   int32_t reduction = llvm::TypeSwitch<Operation *, int32_t>(op)
-                          .Case<PsumOp>([](auto) { return kSum; })
-                          .Case<PmaxOp>([](auto) { return kMax; })
-                          .Case<PminOp>([](auto) { return kMin; });
+                          .Case<PsumOp>([](auto) { return PCC_SUM; })
+                          .Case<PmaxOp>([](auto) { return PCC_MAX; })
+                          .Case<PminOp>([](auto) { return PCC_MIN; });
   Value reductionValue =
       arith::ConstantIntOp::create(builder, loc, reduction, 32);
   // Into an empty tensor: the pmap's result slice where empty-tensor
@@ -326,7 +322,7 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
   // sum that a loop carries write in place of the loop's value.)
   Value output =
       tensor::EmptyOp::create(builder, loc, inputType.getShape(), elementType);
-  Value result = callRuntime("pcc_mlir_all_reduce_" + suffix,
+  Value result = callRuntime(pcc::abi::getAllReduceFunction(runtimeType),
                              {device, gridDims, maskValue, reductionValue},
                              output, /*elementwise=*/true);
   if (scalar)
@@ -346,9 +342,7 @@ struct SPMDLowerCollectivesPass
       if (function->hasAttr(kGridSizesAttrName))
         devices.push_back(function);
     for (func::FuncOp function : devices)
-      if (failed(CollectiveLowering(function, symbols,
-                                    stridedOperands)
-                     .run()))
+      if (failed(CollectiveLowering(function, symbols, stridedOperands).run()))
         return signalPassFailure();
   }
 };

@@ -1,9 +1,10 @@
 //===- VerifyClosed.cpp - programs run only their own code ---------------===//
 //
 // pcc JIT-runs user programs in its own process. This pass keeps them
-// closed: on input, only the dialects of SPEC §1 and only defined
-// functions; after lowering, only calls into the pcc runtime and the
-// allocator. See the pass description in Passes.td.
+// closed: on input, only the dialects of the language and only defined
+// functions; after lowering, only calls into the pcc runtime (its ABI in
+// pcc/Runtime/RuntimeABI.def) and the allocator. See the pass description in
+// Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +15,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
 
 namespace pcc {
@@ -23,7 +25,7 @@ namespace pcc {
 
 using namespace mlir;
 
-/// The dialects a program may use (SPEC §1).
+/// The dialects a program may use (docs/language.md).
 static constexpr llvm::StringLiteral kInputDialects[] = {
     "builtin", "func", "arith",         "math", "tensor",
     "linalg",  "scf",  "bufferization", "spmd"};
@@ -36,14 +38,17 @@ static constexpr llvm::StringLiteral kMathFunctions[] = {
     "floor", "fma",   "log",       "log10", "log1p", "log2",  "pow",   "round",
     "sin",   "sinh",  "roundeven", "sqrt",  "tan",   "tanh",  "trunc"};
 
-/// Whether the lowered program may call the external function `name`: the
-/// entry points of pcc_runtime.h that the lowering emits (the allocator among
-/// them) and a fixed list of math functions.
+/// Whether the lowered program may call the external function `name`: a
+/// function of the runtime's ABI (the allocator among them) or one of a fixed
+/// list of math functions.
 static bool isAllowedExternal(StringRef name) {
-  if (name == "_mlir_memref_to_llvm_alloc" ||
-      name == "_mlir_memref_to_llvm_aligned_alloc" ||
-      name == "_mlir_memref_to_llvm_free" || name == "pcc_launch" ||
-      name == "pcc_cuda_launch" || name.starts_with("_mlir_ciface_pcc_mlir_"))
+  static const llvm::StringSet<> runtimeFunctions = [] {
+    llvm::StringSet<> names;
+    for (const std::string &name : pcc::abi::getRuntimeFunctionNames())
+      names.insert(name);
+    return names;
+  }();
+  if (runtimeFunctions.contains(name))
     return true;
   StringRef base = name.ends_with("f") ? name.drop_back() : name;
   return llvm::is_contained(kMathFunctions, name) ||
@@ -90,9 +95,8 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
     // the buffers the driver gives them.
     int64_t bytes = *getStaticBytes(result.getType());
     if (memoryLimit > 0 && bytes > memoryLimit && !result.use_empty()) {
-      op->emitError() << "this value of type " << result.getType()
-                      << " takes " << bytes
-                      << " bytes, more than the memory limit of "
+      op->emitError() << "this value of type " << result.getType() << " takes "
+                      << bytes << " bytes, more than the memory limit of "
                       << memoryLimit << " bytes (--memory-limit)";
       memoryLimit = 0;
       return failure();

@@ -9,11 +9,13 @@
 
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 #include "pcc/Pipelines/Pipelines.h"
+#include "pcc/Runtime/RuntimeABI.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 
 using namespace mlir;
 using namespace pcc::driver;
@@ -27,26 +29,16 @@ llvm::StringRef pcc::driver::getBackendName(Backend backend) {
   return backend == Backend::Cuda ? "cuda" : "cpu";
 }
 
-/// The ArrayIO type of a scalar element type, if pcc exchanges it.
+/// The ArrayIO type of a scalar element type, if pcc exchanges it. ArrayIO
+/// lists the runtime's element types in the runtime's order.
+static_assert(int(DType::I8) == PCC_I8 && int(DType::I64) == PCC_I64 &&
+                  int(DType::F16) == PCC_F16 && int(DType::BF16) == PCC_BF16 &&
+                  int(DType::F64) == PCC_F64 && int(DType::Bool) == PCC_I1,
+              "ArrayIO's DType must follow RuntimeABI.def");
 static std::optional<DType> getDType(Type type) {
-  if (type.isSignlessInteger(1))
-    return DType::Bool;
-  if (type.isSignlessInteger(8))
-    return DType::I8;
-  if (type.isSignlessInteger(16))
-    return DType::I16;
-  if (type.isSignlessInteger(32))
-    return DType::I32;
-  if (type.isSignlessInteger(64))
-    return DType::I64;
-  if (type.isF16())
-    return DType::F16;
-  if (type.isBF16())
-    return DType::BF16;
-  if (type.isF32())
-    return DType::F32;
-  if (type.isF64())
-    return DType::F64;
+  if (const pcc::abi::ElementType *element =
+          pcc::spmd::getRuntimeElementType(type))
+    return static_cast<DType>(element->code);
   return std::nullopt;
 }
 
@@ -68,9 +60,10 @@ static std::optional<BoundaryType> getBoundaryType(Type type) {
   return boundary;
 }
 
-static constexpr llvm::StringLiteral kSupportedTypes =
-    "statically shaped tensors and scalars of i1, i8, i16, i32, i64, f16, "
-    "bf16, f32 or f64";
+static std::string getSupportedTypesText() {
+  return "statically shaped tensors and scalars of " +
+         pcc::spmd::getSupportedElementTypesText(/*allowI1=*/true);
+}
 
 FailureOr<EntrySignature> pcc::driver::getEntrySignature(ModuleOp module,
                                                          llvm::StringRef name) {
@@ -101,7 +94,7 @@ FailureOr<EntrySignature> pcc::driver::getEntrySignature(ModuleOp module,
     emitError(argument.getLoc())
         << "argument #" << argument.getArgNumber() << " of @" << name
         << " has type " << argument.getType() << ", but the driver passes only "
-        << kSupportedTypes;
+        << getSupportedTypesText();
     ok = false;
   }
   for (auto [index, type] : llvm::enumerate(func.getResultTypes())) {
@@ -111,7 +104,7 @@ FailureOr<EntrySignature> pcc::driver::getEntrySignature(ModuleOp module,
     }
     func.emitError() << "result #" << index << " of @" << name << " has type "
                      << type << ", but the driver returns only "
-                     << kSupportedTypes;
+                     << getSupportedTypesText();
     ok = false;
   }
   if (!ok)
@@ -131,9 +124,9 @@ std::optional<int64_t> pcc::driver::countDevices(ModuleOp module) {
 }
 
 LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
-                                       Backend backend,
-                                       const CudaOptions &cuda,
-                                       int64_t memoryLimit) {
+                                        Backend backend,
+                                        const CudaOptions &cuda,
+                                        int64_t memoryLimit) {
   PassManager pm(module->getName());
   if (failed(applyPassManagerCLOptions(pm)))
     return failure();
@@ -154,6 +147,33 @@ LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
   return pm.run(module);
 }
 
+/// The runtime's functions that lowered programs call, by name, for the JIT
+/// (the driver links the runtime): every one of RuntimeABI.def.
+static llvm::orc::SymbolMap
+getRuntimeSymbols(llvm::orc::MangleAndInterner interner) {
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](const std::string &name, auto *function) {
+    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
+                               llvm::JITSymbolFlags::Exported};
+  };
+  using pcc::abi::kElementTypes;
+#define PCC_RUNTIME_FUNCTION(name, backend) add(#name, &name);
+#define PCC_TRANSLATION_FUNCTION(name) add(#name, &name);
+#define PCC_ADD_ALL_REDUCE_IF_0(suffix, Enum)
+#define PCC_ADD_ALL_REDUCE_IF_1(suffix, Enum)                                  \
+  add("_mlir_ciface_" + pcc::abi::getAllReduceFunction(kElementTypes[Enum]),   \
+      &_mlir_ciface_pcc_mlir_all_reduce_##suffix);
+#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
+  add("_mlir_ciface_" +                                                        \
+          pcc::abi::getAllGatherFunction(kElementTypes[PCC_##Enum]),           \
+      &_mlir_ciface_pcc_mlir_all_gather_##suffix);                             \
+  PCC_ADD_ALL_REDUCE_IF_##reducible(suffix, PCC_##Enum)
+#include "pcc/Runtime/RuntimeABI.def"
+#undef PCC_ADD_ALL_REDUCE_IF_0
+#undef PCC_ADD_ALL_REDUCE_IF_1
+  return symbols;
+}
+
 llvm::Expected<CompiledProgram> pcc::driver::jitCompile(ModuleOp module) {
   ExecutionEngineOptions options;
   auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
@@ -163,8 +183,7 @@ llvm::Expected<CompiledProgram> pcc::driver::jitCompile(ModuleOp module) {
   auto engine = ExecutionEngine::create(module, options);
   if (!engine)
     return engine.takeError();
-  // The pcc runtime's C functions resolve in-process: the driver links all
-  // of PCCRuntime and exports its symbols (tools/pcc/CMakeLists.txt).
+  (*engine)->registerSymbols(getRuntimeSymbols);
   auto entry = (*engine)->lookupPacked("_mlir_ciface__pcc_entry");
   if (!entry)
     return entry.takeError();

@@ -21,23 +21,20 @@
 extern "C" {
 #endif
 
-/// The combining operation of pcc_all_reduce.
-typedef enum { PCC_SUM = 0, PCC_MAX = 1, PCC_MIN = 2 } pcc_reduction;
-
-/// Element types of collective buffers. Integers are two's complement;
-/// PCC_F16 is IEEE binary16, PCC_BF16 is bfloat16 (the upper half of a
-/// binary32). PCC_I1 is one byte per element and is accepted by
-/// pcc_all_gather only.
+/// The combining operation of pcc_all_reduce: PCC_SUM, PCC_MAX, PCC_MIN.
 typedef enum {
-  PCC_I8 = 0,
-  PCC_I16 = 1,
-  PCC_I32 = 2,
-  PCC_I64 = 3,
-  PCC_F16 = 4,
-  PCC_BF16 = 5,
-  PCC_F32 = 6,
-  PCC_F64 = 7,
-  PCC_I1 = 8
+#define PCC_REDUCTION(name, Enum) PCC_##Enum,
+#include "pcc/Runtime/RuntimeABI.def"
+} pcc_reduction;
+
+/// Element types of collective buffers (RuntimeABI.def): PCC_I8, PCC_I16,
+/// PCC_I32, PCC_I64, PCC_F16, PCC_BF16, PCC_F32, PCC_F64, PCC_I1. Integers
+/// are two's complement; PCC_F16 is IEEE binary16, PCC_BF16 is bfloat16 (the
+/// upper half of a binary32). PCC_I1 is one byte per element and is accepted
+/// by pcc_all_gather only.
+typedef enum {
+#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible) PCC_##Enum,
+#include "pcc/Runtime/RuntimeABI.def"
 } pcc_dtype;
 
 /// Runs body(args, d) once for each device d in [0, num_devices) and
@@ -124,28 +121,23 @@ typedef struct {
 /// the collective and its source location, for error messages: devices that
 /// meet in collectives that differ in kind, element type or shape stop with
 /// an error naming both (not checked on the NCCL path).
-#define PCC_DECLARE_MEMREF_ALL_GATHER(suffix)                                  \
+#define PCC_DECLARE_ALL_GATHER(suffix)                                         \
   void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       pcc_unranked_memref *site, pcc_unranked_memref *in,                      \
       pcc_unranked_memref *out);
-#define PCC_DECLARE_MEMREF_COLLECTIVES(suffix)                                 \
-  PCC_DECLARE_MEMREF_ALL_GATHER(suffix)                                        \
+#define PCC_DECLARE_ALL_REDUCE_IF_0(suffix)
+#define PCC_DECLARE_ALL_REDUCE_IF_1(suffix)                                    \
   void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       int32_t reduction, pcc_unranked_memref *site, pcc_unranked_memref *in,   \
       pcc_unranked_memref *out);
-PCC_DECLARE_MEMREF_COLLECTIVES(i8)
-PCC_DECLARE_MEMREF_COLLECTIVES(i16)
-PCC_DECLARE_MEMREF_COLLECTIVES(i32)
-PCC_DECLARE_MEMREF_COLLECTIVES(i64)
-PCC_DECLARE_MEMREF_COLLECTIVES(f16)
-PCC_DECLARE_MEMREF_COLLECTIVES(bf16)
-PCC_DECLARE_MEMREF_COLLECTIVES(f32)
-PCC_DECLARE_MEMREF_COLLECTIVES(f64)
-PCC_DECLARE_MEMREF_ALL_GATHER(i1)
-#undef PCC_DECLARE_MEMREF_COLLECTIVES
-#undef PCC_DECLARE_MEMREF_ALL_GATHER
+#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
+  PCC_DECLARE_ALL_GATHER(suffix) PCC_DECLARE_ALL_REDUCE_IF_##reducible(suffix)
+#include "pcc/Runtime/RuntimeABI.def"
+#undef PCC_DECLARE_ALL_GATHER
+#undef PCC_DECLARE_ALL_REDUCE_IF_0
+#undef PCC_DECLARE_ALL_REDUCE_IF_1
 
 /// C += A * B for row-major matrices: A is m x k, B is k x n, C is m x n,
 /// with leading dimensions lda, ldb, ldc (elements between rows). Runs on
@@ -289,6 +281,12 @@ void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
                                int64_t element_size);
 void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                  int64_t element_size);
+
+/// Float to bfloat16, rounding to nearest even: the compiler helper that
+/// LLVM's code generation calls on CPUs without a conversion instruction
+/// (libgcc has it only from GCC 13). The x86-64 ABI returns a bfloat16 like
+/// a _Float16, in the low half of xmm0.
+_Float16 __truncsfbf2(float value);
 
 /// The most bytes a program's host buffers may hold at once (0: the
 /// machine's physical memory, the default). Generated code allocates

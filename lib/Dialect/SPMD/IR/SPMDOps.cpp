@@ -12,9 +12,9 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -27,19 +27,42 @@ using namespace pcc::spmd;
 // Shared helpers
 //===----------------------------------------------------------------------===//
 
-bool pcc::spmd::isSupportedElementType(Type type, bool allowI1) {
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    if (!intType.isSignless())
-      return false;
-    unsigned width = intType.getWidth();
-    return width == 8 || width == 16 || width == 32 || width == 64 ||
-           (allowI1 && width == 1);
+const pcc::abi::ElementType *pcc::spmd::getRuntimeElementType(Type type) {
+  for (const abi::ElementType &element : abi::kElementTypes) {
+    bool matches = false;
+    switch (element.kind) {
+    case abi::ElementKind::Integer:
+      matches = type.isSignlessInteger(element.bits);
+      break;
+    case abi::ElementKind::Float:
+      matches = (type.isF16() || type.isF32() || type.isF64()) &&
+                type.getIntOrFloatBitWidth() == element.bits;
+      break;
+    case abi::ElementKind::BFloat:
+      matches = type.isBF16();
+      break;
+    }
+    if (matches)
+      return &element;
   }
-  return type.isF16() || type.isBF16() || type.isF32() || type.isF64();
+  return nullptr;
 }
 
-static constexpr const char *kSupportedTypes =
-    "i8, i16, i32, i64, f16, bf16, f32 or f64";
+bool pcc::spmd::isSupportedElementType(Type type, bool allowI1) {
+  const abi::ElementType *element = getRuntimeElementType(type);
+  return element && (element->reducible || allowI1);
+}
+
+std::string pcc::spmd::getSupportedElementTypesText(bool allowI1) {
+  SmallVector<StringRef> names;
+  for (const abi::ElementType &element : abi::kElementTypes)
+    if (element.reducible || allowI1)
+      names.push_back(element.suffix);
+  std::string text;
+  for (auto [i, name] : llvm::enumerate(names))
+    text += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + name.str();
+  return text;
+}
 
 /// Checks that `type`, the type of a value that crosses devices (a mapped
 /// operand, a yielded value or a collective's operand), is a statically shaped
@@ -60,8 +83,8 @@ static LogicalResult verifyDeviceValueType(Operation *op, Type type,
     return success();
   InFlightDiagnostic diag = op->emitOpError()
                             << what << " has unsupported element type "
-                            << elementType << "; expected " << kSupportedTypes
-                            << (allowI1 ? " or i1" : "");
+                            << elementType << "; expected "
+                            << getSupportedElementTypesText(allowI1);
   if (elementType.isIndex())
     diag << " (convert index values with arith.index_cast)";
   return diag;

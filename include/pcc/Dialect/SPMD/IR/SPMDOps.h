@@ -1,7 +1,8 @@
 //===- SPMDOps.h - the spmd dialect and its ops -----------------*- C++ -*-===//
 //
 // Declares the spmd dialect, its ops (spmd.pmap, spmd.yield, the collectives
-// and the ops pcc's lowering creates) and AxisOpInterface. Include this one header to use them.
+// and the ops pcc's lowering creates) and AxisOpInterface. Include this one
+// header to use them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,11 +13,13 @@
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Interfaces/ControlFlowInterfaces.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
 #include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
-#include "mlir/IR/SymbolTable.h"
+
+#include "pcc/Runtime/RuntimeABI.h"
 
 #include "pcc/Dialect/SPMD/IR/SPMDOpsDialect.h.inc"
 #include "pcc/Dialect/SPMD/IR/SPMDOpsInterfaces.h.inc"
@@ -29,10 +32,18 @@ class YieldOp;
 inline constexpr llvm::StringLiteral kGridAxesAttrName = "spmd.grid_axes";
 inline constexpr llvm::StringLiteral kGridSizesAttrName = "spmd.grid_sizes";
 
+/// The runtime's element type that `type` is (pcc/Runtime/RuntimeABI.def),
+/// or null if values of `type` cannot cross devices.
+const abi::ElementType *getRuntimeElementType(mlir::Type type);
+
 /// Whether `type` is an element type that collectives and pmap operands
-/// accept (SPEC §3): i8, i16, i32, i64, f16, bf16, f32, f64, and i1 where
-/// `allowI1` is set (all_gather only).
+/// accept: a runtime element type that all-reduce takes (every one but i1),
+/// or any runtime element type where `allowI1` is set (all_gather).
 bool isSupportedElementType(mlir::Type type, bool allowI1 = false);
+
+/// The element types of isSupportedElementType, for messages: "i8, i16,
+/// ..., f32 or f64" (`allowI1`: and i1).
+std::string getSupportedElementTypesText(bool allowI1);
 } // namespace pcc::spmd
 
 #define GET_OP_CLASSES
