@@ -9,7 +9,7 @@
 // `bufferization.to_tensor restrict` / `memref.load`, calls the entry and
 // stores the results with `bufferization.materialize_in_destination` /
 // `memref.store`; after one-shot bufferization, pcc-entry-results-in-place
-// (also here) makes the program write straight into the caller's buffers.
+// makes the program write straight into the caller's buffers.
 // The entry becomes private.
 //
 //===----------------------------------------------------------------------===//
@@ -26,16 +26,12 @@
 
 namespace pcc {
 #define GEN_PASS_DEF_PCCENTRYABI
-#define GEN_PASS_DEF_PCCENTRYRESULTSINPLACE
 #include "pcc/Transforms/Passes.h.inc"
 } // namespace pcc
 
 using namespace mlir;
 
 namespace {
-
-/// Name of the wrapper the driver calls.
-constexpr llvm::StringLiteral kEntryWrapperName = "_pcc_entry";
 
 /// Element types a value crossing the entry boundary may have (wider than
 /// the dialect's device types; the driver then checks what .npy holds):
@@ -92,9 +88,9 @@ void PCCEntryABIPass::runOnOperation() {
     entryFunc.emitError() << "entry function @" << entry << " must have a body";
     return signalPassFailure();
   }
-  if (module.lookupSymbol(kEntryWrapperName)) {
-    module.lookupSymbol(kEntryWrapperName)->emitError()
-        << "the symbol @" << kEntryWrapperName
+  if (module.lookupSymbol(pcc::kEntryWrapperName)) {
+    module.lookupSymbol(pcc::kEntryWrapperName)->emitError()
+        << "the symbol @" << pcc::kEntryWrapperName
         << " is reserved for the entry wrapper";
     return signalPassFailure();
   }
@@ -127,7 +123,7 @@ void PCCEntryABIPass::runOnOperation() {
   OpBuilder builder(module.getContext());
   builder.setInsertionPointAfter(entryFunc);
   auto wrapper = func::FuncOp::create(
-      builder, loc, kEntryWrapperName,
+      builder, loc, pcc::kEntryWrapperName,
       builder.getFunctionType(wrapperInputs, /*results=*/{}));
   // LLVM::LLVMDialect::getEmitCWrapperAttrName(), spelled out to keep the
   // LLVM dialect out of this library.
@@ -160,34 +156,4 @@ void PCCEntryABIPass::runOnOperation() {
   entryFunc.setPrivate();
 }
 
-} // namespace
-
-namespace {
-struct PCCEntryResultsInPlacePass
-    : public pcc::impl::PCCEntryResultsInPlaceBase<PCCEntryResultsInPlacePass> {
-  void runOnOperation() override {
-    auto wrapper =
-        getOperation().lookupSymbol<func::FuncOp>(kEntryWrapperName);
-    if (!wrapper || wrapper.isExternal())
-      return;
-    Block &body = wrapper.getBody().front();
-    SmallVector<memref::CopyOp> copies(body.getOps<memref::CopyOp>());
-    for (memref::CopyOp copy : copies) {
-      auto out = dyn_cast<BlockArgument>(copy.getTarget());
-      auto alloc = copy.getSource().getDefiningOp<memref::AllocOp>();
-      if (!out || out.getOwner() != &body || !out.hasOneUse() || !alloc ||
-          alloc->getBlock() != &body || alloc.getType() != out.getType())
-        continue;
-      // Nothing may read the buffer after the copy.
-      if (!llvm::all_of(alloc->getUsers(), [&](Operation *user) {
-            return user == copy || (user->getBlock() == &body &&
-                                    user->isBeforeInBlock(copy));
-          }))
-        continue;
-      copy.erase();
-      alloc.replaceAllUsesWith(out);
-      alloc.erase();
-    }
-  }
-};
 } // namespace

@@ -116,7 +116,7 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
                                 "with 'pcc_', '_pcc_' or '_mlir_'); "
                                 "rename it";
   }
-  // What spmd-outline-pmaps creates is not for programs to write.
+  // What pcc-outline-pmaps creates is not for programs to write.
   if (isa<pcc::spmd::LaunchOp, pcc::spmd::RuntimeCallOp>(op))
     return op->emitError() << "'" << op->getName()
                            << "' is created by pcc; write an 'spmd.pmap' "

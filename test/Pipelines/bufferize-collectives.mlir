@@ -4,7 +4,7 @@
 // be written over s, which the second sum still reads after it; before the
 // collectives were bufferizable, the canonicalizer folded the second sum's
 // read of s away and the product overwrote it (t came out as psum(s * x)).
-// RUN: pcc-opt %s --pcc-entry-abi --spmd-outline-pmaps --spmd-lower-collectives --canonicalize --convert-elementwise-to-linalg --eliminate-empty-tensors --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | FileCheck %s
+// RUN: pcc-opt %s --pcc-entry-abi --pcc-outline-pmaps --pcc-lower-collectives --canonicalize --convert-elementwise-to-linalg --eliminate-empty-tensors --one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | FileCheck %s
 
 // (The first sum goes straight into the product's result slice, from which
 // the second sum reads it; the product is computed into a buffer of its own

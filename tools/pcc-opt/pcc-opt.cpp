@@ -1,13 +1,13 @@
 //===- pcc-opt.cpp - mlir-opt with the spmd dialect and pcc's passes -----===//
 //
 // The tool the lit tests drive: it parses, verifies, transforms and prints
-// programs written in the dialects SPEC.md §1 allows, with MLIR's generic
-// passes (canonicalize, cse, ...) and pcc's own.
+// programs written in the dialects pcc programs may use, with MLIR's
+// generic passes (canonicalize, cse, ...), pcc's own, and the backends'
+// pipelines.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Pipelines/Pipelines.h"
-#include "pcc/Transforms/Passes.h"
 
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Support/FileUtilities.h"
@@ -22,7 +22,6 @@ int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   pcc::registerDialects(registry);
   mlir::registerTransformsPasses();
-  pcc::registerPCCTransformsPasses();
   pcc::registerPipelines();
 
   auto [inputFilename, outputFilename] = mlir::registerAndParseCLIOptions(

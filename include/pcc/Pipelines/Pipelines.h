@@ -59,16 +59,16 @@ struct CudaPipelineOptions
       *this, "host-copies",
       llvm::cl::desc("Keep buffer copies on the host (for tests on the "
                      "runtime's mock driver, which cannot run kernels)"),
+      llvm::cl::Hidden,
       llvm::cl::init(false)};
 };
 
-/// The first half of the cuda backend, built so far: the program lowered as
-/// for the host backend down to buffers, then every loop nest of linalg ops
-/// turned into GPU kernels (parallel loops tiled by 256 threads), compiled
-/// through NVVM to a fatbin (sm_90 cubin and PTX) embedded as `gpu.binary`,
-/// and launched with `gpu.launch_func`. What is missing before it runs:
-/// device memory for the buffers, collectives through NCCL, and the runtime
-/// for the launches (docs/design.md).
+/// Lowers a verified spmd program on tensors for the cuda backend: as for
+/// the cpu backend down to buffers (in CUDA managed memory), then every loop
+/// nest of linalg ops as a GPU kernel, compiled through NVVM into a fatbin
+/// (cubin for `chip` and PTX) or PTX alone, embedded as `gpu.binary`; the
+/// host code launches kernels with `gpu.launch_func` and collectives through
+/// the runtime (NCCL, or pcc's own kernels).
 void buildCudaPipeline(mlir::OpPassManager &pm,
                        const CudaPipelineOptions &options);
 
@@ -78,12 +78,12 @@ void buildCudaPipeline(mlir::OpPassManager &pm,
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options);
 
-/// Registers the dialects programs may use (SPEC §1), and every dialect,
-/// interface and extension the pipelines need. pcc and pcc-opt share it.
+/// Registers the dialects programs may use, and every dialect, interface and
+/// extension the pipelines need. pcc and pcc-opt share it.
 void registerDialects(mlir::DialectRegistry &registry);
 
-/// Registers `pcc-cpu-pipeline` and `pcc-cuda-pipeline` for pcc-opt, and each
-/// upstream pass they use.
+/// Registers `pcc-cpu-pipeline` and `pcc-cuda-pipeline` for pcc-opt, with
+/// every pass they use, pcc's and upstream's, so that any stage runs alone.
 void registerPipelines();
 
 } // namespace pcc

@@ -1,6 +1,8 @@
-//===- Passes.h - pcc's transformations of spmd programs --------*- C++ -*-===//
+//===- Passes.h - whole-program passes of both backends ---------*- C++ -*-===//
 //
-// Declares pcc's passes (defined in Passes.td) and their registration.
+// Passes on the whole program that both backends run: its closure (only
+// its own code, values that fit in memory), the entry's C ABI, the renaming
+// of its symbols, defined integer division, and buffers that loops reuse.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,6 +20,10 @@ inline bool isReservedName(llvm::StringRef name) {
   return name.starts_with("pcc_") || name.starts_with("_pcc_") ||
          name.starts_with("_mlir_");
 }
+
+/// The function that pcc-entry-abi wraps the entry in and the driver calls,
+/// through MLIR's C interface (`_mlir_ciface__pcc_entry`).
+inline constexpr llvm::StringLiteral kEntryWrapperName = "_pcc_entry";
 
 #define GEN_PASS_DECL
 #define GEN_PASS_REGISTRATION

@@ -309,7 +309,7 @@ def SPMD_LaunchOp : SPMD_Op<"launch", [
   let description = [{
     Calls the device function `callee` once on each of `devices` devices,
     concurrently, and returns when all calls have returned. The callee is a
-    `func.func` that `spmd-outline-pmaps` made from a pmap body: it takes the
+    `func.func` that `pcc-outline-pmaps` made from a pmap body: it takes the
     device's linear index (`i64`) followed by the buffers of `inputs` and
     `outputs`, and carries the device grid in its `spmd.grid_axes` and
     `spmd.grid_sizes` attributes. Every device reads the inputs and writes
@@ -354,7 +354,7 @@ def SPMD_RuntimeCallOp : SPMD_Op<"runtime_call", [
   let summary = "Call pcc's runtime on tensors or buffers (created by pcc)";
   let description = [{
     Calls the runtime function `callee` with `arguments` followed by the
-    buffer of `output`, which the call writes (what `spmd-lower-collectives`
+    buffer of `output`, which the call writes (what `pcc-lower-collectives`
     makes of a collective). Tensor arguments are read; scalar and buffer
     arguments are passed as they are (buffers as unranked memrefs, through
     MLIR's C interface).
@@ -363,7 +363,7 @@ def SPMD_RuntimeCallOp : SPMD_Op<"runtime_call", [
     exactly what the call reads and writes: on tensors, `output` is an init
     tensor and the result holds what the call wrote into its buffer; on
     buffers (after bufferization) the op has no result, and
-    `spmd-lower-runtime-calls` turns it into a `func.call`.
+    `pcc-lower-runtime-calls` turns it into a `func.call`.
     `elementwise` says that element k of the output depends on element k of
     the tensor arguments alone, all of which the call reads before it writes
     any: bufferization may then have it write in place of an argument.

@@ -1,0 +1,101 @@
+//===- Passes.td - spmd to the runtime and to LLVM ---------*- tablegen -*-===//
+//
+// Conversions of the spmd dialect: collectives into runtime calls, runtime
+// calls into function calls, and launches into calls of the runtime.
+// The descriptions are the pass reference in docs/passes.md.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_CONVERSION_PASSES_TD
+#define PCC_CONVERSION_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def PCCLowerCollectives : Pass<"pcc-lower-collectives", "mlir::ModuleOp"> {
+  let summary = "Lower collectives in device functions to pcc runtime calls";
+  let description = [{
+    In device functions made by `pcc-outline-pmaps`, `spmd.axis_index`
+    becomes arithmetic on the device index, and each collective an
+    `spmd.runtime_call` of the pcc runtime, still on tensors:
+    `pcc_mlir_all_reduce_<type>` for psum, pmax and pmin,
+    `pcc_mlir_all_gather_<type>` for all_gather (which stacks at dimension
+    0; a `linalg.transpose` and a `tensor.collapse_shape` then produce
+    `axis K` and `tiled`). Besides the device, the grid and the group, each
+    call takes a string naming the collective and its source location, for
+    the runtime's errors.
+
+    The calls are in destination-passing style, so that One-Shot Bufferize
+    sees what they read and write. Each writes an empty tensor, which
+    empty-tensor elimination replaces by the pmap's result slice where the
+    result goes there. A reduction is `elementwise`, so that it may write in
+    place of its input: `pcc-reuse-loop-buffers` has a sum that a loop
+    carries write in place of the loop's value (no buffer per step).
+
+    ```mlir
+    %s = spmd.psum %x over "i" : tensor<3xf32>
+    // becomes
+    %e = tensor.empty() : tensor<3xf32>
+    %s = spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask,
+             %sum, %site, %x) outs(%e) {elementwise} : (...) -> tensor<3xf32>
+             -> tensor<3xf32>
+    ```
+  }];
+  let options = [
+    Option<"stridedOperands", "strided-operands", "bool", /*default=*/"true",
+           "Pass buffers in their own layout (false: copy them to contiguous "
+           "buffers first, as the cuda backend needs)">,
+  ];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def PCCLowerRuntimeCalls : Pass<"pcc-lower-runtime-calls",
+                                 "mlir::ModuleOp"> {
+  let summary = "Turn spmd.runtime_call on buffers into func.call";
+  let description = [{
+    Replaces each bufferized `spmd.runtime_call` by a `func.call` of its
+    callee (declared once, private, with MLIR's C interface), passing every
+    buffer as an unranked memref. The unranked descriptors are stack slots:
+    each call is wrapped in a `memref.alloca_scope`, which frees them when
+    the call returns, or a call in a loop would grow the stack every step.
+    Runs after the last canonicalization, which would inline the scope (it
+    holds no `memref.alloca` of its own), and after `convert-scf-to-cf`,
+    since the scope lowers into its parent's blocks.
+
+    ```mlir
+    spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask, %sum,
+        %site, %in) outs(%out) : (...) -> memref<3xf32>
+    // becomes
+    memref.alloca_scope {
+      %g = memref.cast %grid : memref<1xi64> to memref<*xi64>
+      ...
+      func.call @pcc_mlir_all_reduce_f32(%device, %g, %mask, %sum, %s, %i, %o)
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def PCCConvertLaunchToLLVM : Pass<"pcc-convert-launch-to-llvm", "mlir::ModuleOp"> {
+  let summary = "Lower spmd.launch to a call of the pcc runtime";
+  let description = [{
+    Runs after the standard conversions to the LLVM dialect. Each
+    `spmd.launch @f devices N (buffers)` stores its memref descriptors in an
+    array and calls `pcc_launch(N, @f_thunk, array, work)` (work -1 where
+    the launch has none); `@f_thunk(args, device)` passes the descriptors to `_mlir_ciface_f`, the C interface of
+    the device function. The cuda pipeline names its own launch function,
+    `pcc_cuda_launch`, which binds each device thread to its GPU and stream.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+  let options = [
+    Option<"launchFunction", "launch-function", "std::string",
+           /*default=*/"\"pcc_launch\"",
+           "The runtime function that runs the device threads">,
+  ];
+}
+
+#endif // PCC_CONVERSION_PASSES_TD

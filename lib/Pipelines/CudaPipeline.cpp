@@ -1,0 +1,83 @@
+//===- CudaPipeline.cpp - spmd on tensors to GPU kernels and host code ---===//
+//
+// The shared stages down to buffers, then every loop nest of linalg ops as
+// a GPU kernel (reductions and matmuls with cooperating threads, the rest as
+// parallel loops tiled by 256 threads), kernels compiled through NVVM into a
+// fatbin embedded in the host module, and the host code to the LLVM dialect,
+// launching kernels through MLIR's GPU runtime ABI and collectives through
+// the runtime (NCCL or pcc's kernels), on CUDA managed memory.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Pipelines/Pipelines.h"
+
+#include "Stages.h"
+
+#include "pcc/Codegen/CUDA/Passes.h"
+#include "pcc/Conversion/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
+#include "mlir/Dialect/GPU/Transforms/Passes.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void pcc::buildCudaPipeline(OpPassManager &pm,
+                            const CudaPipelineOptions &options) {
+  detail::buildBufferStages(pm, options.entry, options.memoryLimit, /*cuda=*/true);
+
+  // Reductions and matmuls as kernels whose threads cooperate; the other
+  // loop nests as parallel loops, collapsed to one dimension and tiled by
+  // 256, mapped to blocks of 256 threads (what remains sequential stays
+  // inside each thread).
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  pcc::PCCLinalgToGPUOptions linalgToGPU;
+  linalgToGPU.deviceCopies = !options.hostCopies;
+  functions.addPass(pcc::createPCCLinalgToGPU(linalgToGPU));
+  functions.addPass(createConvertLinalgToParallelLoopsPass());
+  functions.addPass(pcc::createPCCCollapseParallelLoops());
+  // Folds the collapsed bounds to constants before tiling.
+  functions.addPass(createCanonicalizerPass());
+  functions.addPass(createParallelLoopTilingPass({256}));
+  // Folds the tile steps to constants: launch sizes must be static.
+  functions.addPass(createCanonicalizerPass());
+  functions.addPass(createGpuMapParallelLoopsPass());
+  functions.addPass(createConvertParallelLoopToGpuPass());
+  // Constants and index arithmetic move into the kernels, which then fold
+  // them (the canonicalizer hoisted them out of the launches).
+  pm.addPass(createGpuLaunchSinkIndexComputationsPass());
+  pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(pcc::createPCCLowerRuntimeCalls());
+  pm.addPass(pcc::createPCCScopeKernelLaunches());
+
+  // Kernels to a fatbin through NVVM; host code to the LLVM dialect.
+  GpuNVVMAttachTargetOptions target;
+  target.chip = options.chip;
+  target.optLevel = 3;
+  pm.addPass(createGpuNVVMAttachTarget(target));
+  OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
+  kernels.addPass(pcc::createPCCGPULowerAllReduce());
+  kernels.addPass(createConvertGpuOpsToNVVMOps());
+  kernels.addPass(createReconcileUnrealizedCastsPass());
+  // Host buffers come from the runtime's allocator (managed memory, which
+  // host code, kernels and collectives on every GPU can all reach), before
+  // gpu-to-llvm would turn memref.alloc into malloc.
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  pm.addPass(createGpuToLLVMConversionPass());
+  detail::buildHostToLLVMStages(pm, /*cuda=*/true);
+  GpuModuleToBinaryPassOptions binary;
+  binary.toolkitPath = options.toolkit;
+  binary.compilationTarget = options.format;
+  pm.addPass(createGpuModuleToBinaryPass(binary));
+}

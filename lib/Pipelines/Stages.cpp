@@ -1,0 +1,111 @@
+//===- Stages.cpp - the stages that both backends' pipelines share -------===//
+//
+// docs/design.md shows the IR after each stage.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Stages.h"
+
+#include "pcc/Conversion/Passes.h"
+#include "pcc/Dialect/SPMD/Transforms/Passes.h"
+#include "pcc/Transforms/Passes.h"
+#include "pcc/Codegen/CUDA/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
+                                     int64_t memoryLimit, bool cuda) {
+  // spmd on tensors. Programs run in pcc's process: first make sure they
+  // can only run their own code, and that their values fit in memory.
+  pcc::PCCVerifyClosedOptions inputOptions;
+  inputOptions.memoryLimit = memoryLimit;
+  pm.addPass(pcc::createPCCVerifyClosed(inputOptions));
+  pcc::PCCEntryABIOptions entryOptions;
+  entryOptions.entry = entry.str();
+  pm.addPass(pcc::createPCCEntryABI(entryOptions));
+  pm.addPass(pcc::createPCCExpandPmean());
+  pm.addPass(pcc::createPCCOutlinePmaps());
+  // The cuda backend's collectives need contiguous managed buffers: the
+  // runtime's packing of strided ones is host memory. Collectives become
+  // runtime calls on tensors, which bufferize with the rest of the body.
+  pcc::PCCLowerCollectivesOptions collectives;
+  collectives.stridedOperands = !cuda;
+  pm.addPass(pcc::createPCCLowerCollectives(collectives));
+  // Diagnostics that name the program's functions are behind; calls that
+  // generated code makes by name are ahead.
+  pm.addPass(pcc::createPCCRenameUserSymbols());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  // Integer division by zero and INT_MIN / -1 give defined results, the
+  // same on every backend, instead of a signal or whatever a GPU gives.
+  pm.addPass(pcc::createPCCDefineIntegerDivision());
+  // Loops compute their next value in place of the current one where they
+  // can, instead of into a buffer per step.
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCReuseLoopBuffers());
+
+  // Tensors to buffers. Function boundaries use identity layouts, which is
+  // what the device functions and the entry's C ABI expect.
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  // Loops may carry fresh buffers (an scf.for whose iter_args are results of
+  // collectives or other new tensors); deallocation handles them.
+  bufferize.allowReturnAllocsFromLoops = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  // Bodies compute straight into the pmap's result slices.
+  pm.addPass(bufferization::createEmptyTensorEliminationPass());
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // A buffer that a loop's steps use one after another is allocated once,
+  // before the loop, not once per step.
+  pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  // Functions fill buffers their callers pass rather than returning new
+  // ones, down to the entry, whose results land in the driver's buffers.
+  bufferization::BufferResultsToOutParamsPassOptions outParams;
+  outParams.hoistStaticAllocs = true;
+  pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));
+  pm.addPass(pcc::createPCCEntryResultsInPlace());
+  // Kernels read constants from buffers, not from the host's globals.
+  if (cuda)
+    pm.addPass(pcc::createPCCCopyConstantGlobals());
+  bufferization::buildBufferDeallocationPipeline(pm);
+  // Deallocation leaves bufferization.clone where a function returns a
+  // buffer it does not own (a constant, an argument).
+  pm.addPass(createConvertBufferizationToMemRefPass());
+}
+
+void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
+  // Math ops on f32/f64 become libm calls (erf, tan, atan2, ... have no LLVM
+  // intrinsic); pcc-verify-closed allows exactly those functions.
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  // Structured control flow first: memref.alloca_scope (around runtime
+  // calls) lowers into its parent's blocks, which scf regions cannot have.
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(pcc::createPCCLowerRuntimeCalls());
+  // Buffers come from the runtime's allocator, which enforces the memory
+  // limit (cuda: managed memory, converted before gpu-to-llvm).
+  if (!cuda) {
+    FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+    memrefOptions.useGenericFunctions = true;
+    pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  }
+  pm.addPass(createConvertToLLVMPass());
+  pcc::PCCConvertLaunchToLLVMOptions launchOptions;
+  launchOptions.launchFunction = cuda ? "pcc_cuda_launch" : "pcc_launch";
+  pm.addPass(pcc::createPCCConvertLaunchToLLVM(launchOptions));
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pcc::PCCVerifyClosedOptions closedOptions;
+  closedOptions.lowered = true;
+  pm.addPass(pcc::createPCCVerifyClosed(closedOptions));
+}
+

@@ -1,0 +1,89 @@
+// Call-site strings print as lists of bytes, however long the path is.
+// RUN: pcc-opt %s --pcc-lower-collectives --mlir-print-elementsattrs-with-hex-if-larger=-1 | FileCheck %s
+// The cuda backend's option: buffers copied to contiguous ones if need be.
+// RUN: pcc-opt %s --pcc-lower-collectives=strided-operands=false | FileCheck %s --check-prefix=CONTIGUOUS
+// CONTIGUOUS: spmd.runtime_call @pcc_mlir_all_reduce_f32({{.*}}) {contiguous, elementwise}
+// CONTIGUOUS: spmd.runtime_call @pcc_mlir_all_gather_f32({{.*}}) {contiguous}
+
+// A device function as pcc-outline-pmaps makes it, on a 2 x 3 grid.
+// CHECK-DAG: memref.global "private" constant @_pcc_device_grid : memref<2xi64> = dense<[2, 3]>
+
+// CHECK-LABEL: func private @device
+// CHECK-SAME: (%[[DEV:.*]]: i64
+func.func private @device(%device: i64, %x: tensor<4x2xf32>, %s: f32)
+    -> (index, tensor<4x2xf32>, f32, tensor<4x6x2xf32>, tensor<4x6xf32>)
+    attributes {spmd.grid_axes = ["i", "j"], spmd.grid_sizes = array<i64: 2, 3>} {
+  // CHECK: %[[D:.*]] = arith.index_cast %[[DEV]] : i64 to index
+  // CHECK: %[[DIMS:.*]] = memref.get_global @_pcc_device_grid : memref<2xi64>
+
+  // Linear index over ["j", "i"]: j * 2 + i.
+  // CHECK: %[[JQ:.*]] = arith.divui %[[D]], %c1
+  // CHECK: %[[J:.*]] = arith.remui %[[JQ]], %c3
+  // CHECK: %[[IQ:.*]] = arith.divui %[[D]], %c3
+  // CHECK: %[[I:.*]] = arith.remui %[[IQ]], %c2
+  // CHECK: %[[JS:.*]] = arith.muli %[[J]], %c2
+  // CHECK: arith.addi %[[JS]], %[[I]]
+  %k = spmd.axis_index ["j", "i"] : index
+
+  // psum over "j" (grid axis 1: mask 2), sum = reduction 0, in
+  // destination-passing style: into an empty tensor, and `elementwise`, so
+  // that it may be written in place of its input (where
+  // pcc-reuse-loop-buffers gives it a loop's value to write).
+  // CHECK: %[[E0:.*]] = tensor.empty() : tensor<4x2xf32>
+  // CHECK: spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c2_i64, %c0_i32, %[[SITE:.*]], %[[X:.*]]) outs(%[[E0]]) {elementwise}
+  // CHECK-SAME: : (i64, memref<2xi64>, i64, i32, memref<{{[0-9]+}}xi8>, tensor<4x2xf32>) -> tensor<4x2xf32> -> tensor<4x2xf32>
+  %sum = spmd.psum %x over "j" : tensor<4x2xf32>
+
+  // A scalar pmin over both axes goes through a rank-0 tensor.
+  // CHECK: %[[S:.*]] = tensor.from_elements %{{.*}} : tensor<f32>
+  // CHECK: %[[MIN:.*]] = spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c3_i64, %c2_i32, %{{.*}}, %[[S]]) outs(%{{.*}})
+  // CHECK: tensor.extract %[[MIN]][] : tensor<f32>
+  %min = spmd.pmin %s over ["i", "j"] : f32
+
+  // all_gather axis 1: stack at 0 into an empty tensor, then transpose.
+  // CHECK: %[[E:.*]] = tensor.empty() : tensor<6x4x2xf32>
+  // CHECK: %[[GT:.*]] = spmd.runtime_call @pcc_mlir_all_gather_f32(%[[DEV]], %[[DIMS]], %c3_i64{{.*}}, %{{.*}}, %[[X]]) outs(%[[E]])
+  // CHECK-NOT: elementwise
+  // CHECK: linalg.transpose ins(%[[GT]] : tensor<6x4x2xf32>) outs(%{{.*}} : tensor<4x6x2xf32>) permutation = [1, 0, 2]
+  %g = spmd.all_gather %x over ["i", "j"] axis 1 : tensor<4x2xf32> -> tensor<4x6x2xf32>
+
+  // tiled along axis 1: transpose, then merge dims 1 and 2.
+  // CHECK: linalg.transpose ins(%{{.*}} : tensor<3x4x2xf32>) outs(%{{.*}} : tensor<4x3x2xf32>) permutation = [1, 0, 2]
+  // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<4x3x2xf32> into tensor<4x6xf32>
+  %t = spmd.all_gather %x over "j" axis 1 tiled : tensor<4x2xf32> -> tensor<4x6xf32>
+  return %k, %sum, %min, %g, %t : index, tensor<4x2xf32>, f32, tensor<4x6x2xf32>, tensor<4x6xf32>
+}
+
+// A result that is only stored into the pmap's result slice goes into an
+// empty tensor, which empty-tensor elimination can then replace by the slice;
+// so does a gather tiled along axis 0, which needs no reshaping at all.
+// Each collective names itself and its source location for the runtime's
+// error messages, in a NUL-terminated string.
+// CHECK: memref.global "private" constant @_pcc_in_place_site : memref<{{[0-9]+}}xi8> = dense<[115, 112, 109, 100, 46, 112, 115, 117, 109, 32, 111, 118, 101, 114, 32, 34, 105, 34, 32, 58, 32, 116, 101, 110, 115, 111, 114, 60, 56, 120, 102, 51, 50, 62, 32, 97, 116, 32, {{.*}}, 0]>
+// CHECK-LABEL: func private @in_place
+// CHECK-SAME: (%[[DEV:.*]]: i64, %[[X:.*]]: tensor<8xf32>, %[[R:.*]]: memref<2x8xf32>, %[[G:.*]]: memref<2x16xf32>)
+func.func private @in_place(%device: i64, %x: tensor<8xf32>,
+                            %r: memref<2x8xf32>, %g: memref<2x16xf32>)
+    attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 2>} {
+  %i = arith.index_cast %device : i64 to index
+  // CHECK: %[[SITE:.*]] = memref.get_global @_pcc_in_place_site :
+  // CHECK: %[[E:.*]] = tensor.empty() : tensor<8xf32>
+  // CHECK: %[[SUM:.*]] = spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %{{.*}}, %c1_i64, %c0_i32, %[[SITE]], %[[X]]) outs(%[[E]])
+  // CHECK: bufferization.materialize_in_destination %[[SUM]]
+  %sum = spmd.psum %x over "i" : tensor<8xf32>
+  %rs = memref.subview %r[%i, 0] [1, 8] [1, 1]
+      : memref<2x8xf32> to memref<8xf32, strided<[1], offset: ?>>
+  bufferization.materialize_in_destination %sum in restrict writable %rs
+      : (tensor<8xf32>, memref<8xf32, strided<[1], offset: ?>>) -> ()
+
+  // CHECK: %[[E2:.*]] = tensor.empty() : tensor<16xf32>
+  // CHECK: %[[T:.*]] = spmd.runtime_call @pcc_mlir_all_gather_f32({{.*}}, %[[X]]) outs(%[[E2]]) : {{.*}} -> tensor<16xf32> -> tensor<16xf32>
+  // CHECK-NEXT: memref.subview
+  // CHECK-NEXT: bufferization.materialize_in_destination %[[T]]
+  %t = spmd.all_gather %x over "i" tiled : tensor<8xf32> -> tensor<16xf32>
+  %gs = memref.subview %g[%i, 0] [1, 16] [1, 1]
+      : memref<2x16xf32> to memref<16xf32, strided<[1], offset: ?>>
+  bufferization.materialize_in_destination %t in restrict writable %gs
+      : (tensor<16xf32>, memref<16xf32, strided<[1], offset: ?>>) -> ()
+  return
+}
