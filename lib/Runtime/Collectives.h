@@ -70,7 +70,7 @@ int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,
 
 /// What a member asks of a collective. The members of a group must agree on
 /// it, or they would exchange buffers of different sizes and types; where
-/// the program cannot prove they do (issue 2's uniformity check stops what
+/// the program cannot prove they do (the uniformity analysis stops what
 /// it can), the runtime checks before any buffer is touched.
 struct Fingerprint {
   int32_t kind = 0;   ///< The reduction (PCC_SUM, ...) or kAllGatherKind.

@@ -6,7 +6,7 @@
 // share of one per device), JIT-compiles it with MLIR's ExecutionEngine and
 // calls the entry function through the C interface of its `@_pcc_entry`
 // wrapper, passing the `.npy` arguments and result buffers as memref
-// descriptors; each result is then printed as NumPy prints it (SPEC §4).
+// descriptors; each result is then printed as NumPy prints it.
 // `pcc compile PROGRAM.mlir -o OUT` lowers the same way and writes a
 // standalone executable, or with --emit an intermediate form. This file
 // holds the command line and the sequence of phases; Compile.cpp and

@@ -23,7 +23,8 @@
 
 namespace pcc::arrayio {
 
-/// The element types pcc programs exchange (SPEC §3; `Bool` is `i1`).
+/// The element types pcc programs exchange, in the order of the runtime's
+/// pcc_dtype (`Bool` is `i1`).
 enum class DType { I8, I16, I32, I64, F16, BF16, F32, F64, Bool };
 
 /// Size of one element in bytes.

@@ -17,7 +17,7 @@ def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
   let description = [{
     A `.mlir` file is code, and pcc runs it in its own process: it must run
     only what the program defines and what the pcc runtime provides. On the
-    input (the default), the pass rejects ops of dialects outside SPEC §1
+    input (the default), the pass rejects ops of dialects a program may not use
     (so no `llvm.call`, `llvm.inline_asm` or `llvm.mlir.addressof`) and
     functions declared without a body (`func.func private @system(...)`),
     each with an error naming the op or the symbol, and types whose size in

@@ -1,7 +1,7 @@
 //===- SPMDOps.cpp - parsing, printing and verifying spmd ops ------------===//
 //
 // The custom syntax of spmd.pmap, the `over` axis-name lists of the
-// collectives, and the verifiers for every rule of SPEC.md §2.3 and §3. Each
+// collectives, and the verifiers for every rule of docs/language.md. Each
 // diagnostic says what was expected, so that the user knows the fix.
 //
 //===----------------------------------------------------------------------===//
@@ -66,7 +66,7 @@ std::string pcc::spmd::getSupportedElementTypesText(bool allowI1) {
 
 /// Checks that `type`, the type of a value that crosses devices (a mapped
 /// operand, a yielded value or a collective's operand), is a statically shaped
-/// tensor or a scalar with an element type of SPEC §3. `what` names the value
+/// tensor or a scalar of a runtime element type. `what` names the value
 /// in the message.
 static LogicalResult verifyDeviceValueType(Operation *op, Type type,
                                            const Twine &what,
