@@ -3,9 +3,12 @@
 // LLVM lowers a float-to-bfloat16 conversion to a call of __truncsfbf2 on
 // CPUs without a bfloat16 conversion instruction (the generic x86-64 CPU of
 // `pcc compile` executables among them), but libgcc gained the function only
-// in GCC 13. pcc provides it, rounding to nearest even like the instruction.
+// in GCC 13. pcc provides it, rounding to nearest even like the instruction
+// (pcc/Support/Float16.h, pcc's one bfloat16 conversion).
 //
 //===----------------------------------------------------------------------===//
+
+#include "pcc/Support/Float16.h"
 
 #include <cstdint>
 #include <cstring>
@@ -14,14 +17,7 @@
 /// low half of xmm0. GCC 12 has _Float16 but no arithmetic __bf16, so the
 /// bits travel through one.
 extern "C" _Float16 __truncsfbf2(float value) {
-  uint32_t bits;
-  std::memcpy(&bits, &value, sizeof(bits));
-  uint16_t result;
-  if ((bits & 0x7fffffffu) > 0x7f800000u)
-    result = static_cast<uint16_t>((bits >> 16) | 0x40u); // quiet NaN
-  else
-    result = static_cast<uint16_t>(
-        (bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+  uint16_t result = pcc::floatToBf16(value);
   _Float16 half;
   std::memcpy(&half, &result, sizeof(half));
   return half;

@@ -6,9 +6,10 @@
 // result is bitwise the same on every member and equal to the host
 // runtime's (Collectives.cpp): integer sums wrap, f16/bf16 accumulate in f32
 // and round once to nearest even, max/min propagate the first NaN in rank
-// order. The 16-bit float conversions are Half.h's bit for bit. Compiled to
-// PTX at build time (no fast-math, no FMA contraction, no flush to zero) and
-// embedded in the runtime, which JIT-compiles it for the GPU at hand.
+// order. The 16-bit float conversions are pcc/Support/Float16.h's, as on the
+// host. Compiled to PTX at build time (no fast-math, no FMA contraction, no
+// flush to zero) and embedded in the runtime, which JIT-compiles it for the
+// GPU at hand.
 //
 // Every kernel has the same parameters: input j is table[j] when `table` is
 // not null, else base + j * stride bytes; n inputs; out receives count
@@ -16,57 +17,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "pcc/Support/Float16.h"
+
 namespace {
-
-__device__ float bitsToFloat(unsigned bits) { return __uint_as_float(bits); }
-__device__ unsigned floatToBits(float f) { return __float_as_uint(f); }
-
-/// Exact binary16 -> binary32.
-__device__ float halfToFloat(unsigned short h) {
-  unsigned sign = unsigned(h & 0x8000) << 16;
-  unsigned exp = (h >> 10) & 0x1f;
-  unsigned mant = h & 0x3ff;
-  if (exp == 0) {
-    float v = float(mant) * 0x1p-24f;
-    return bitsToFloat(floatToBits(v) | sign);
-  }
-  if (exp == 0x1f)
-    return bitsToFloat(sign | 0x7f800000u | (mant << 13));
-  return bitsToFloat(sign | ((exp + 112) << 23) | (mant << 13));
-}
-
-/// binary32 -> binary16, round to nearest even; NaN stays NaN (quieted).
-__device__ unsigned short floatToHalf(float f) {
-  unsigned x = floatToBits(f);
-  unsigned short sign = (unsigned short)((x >> 16) & 0x8000);
-  x &= 0x7fffffffu;
-  if (x > 0x7f800000u)
-    return (unsigned short)(sign | 0x7e00 | ((x >> 13) & 0x3ff));
-  if (x >= 0x477ff000u)
-    return (unsigned short)(sign | 0x7c00);
-  if (x < 0x38800000u) {
-    // __fadd_rn: an IEEE add that the compiler may not contract or flush.
-    float r = __fadd_rn(bitsToFloat(x), 0.5f);
-    return (unsigned short)(sign | (floatToBits(r) - 0x3f000000u));
-  }
-  unsigned odd = (x >> 13) & 1;
-  x += (unsigned(15 - 127) << 23) + 0xfff + odd;
-  return (unsigned short)(sign | (x >> 13));
-}
-
-/// Exact bfloat16 -> binary32.
-__device__ float bf16ToFloat(unsigned short b) {
-  return bitsToFloat(unsigned(b) << 16);
-}
-
-/// binary32 -> bfloat16, round to nearest even; NaN stays NaN (quieted).
-__device__ unsigned short floatToBf16(float f) {
-  unsigned x = floatToBits(f);
-  if ((x & 0x7fffffffu) > 0x7f800000u)
-    return (unsigned short)((x >> 16) | 0x40);
-  x += 0x7fff + ((x >> 16) & 1);
-  return (unsigned short)(x >> 16);
-}
 
 // Each Op has Elem (stored type), Acc (accumulator), load, combine (in rank
 // order: acc = combine(acc, next)) and store, as in Collectives.cpp.
@@ -125,11 +78,11 @@ template <bool IsBf16> struct Half16Sum {
   using Elem = unsigned short;
   using Acc = float;
   __device__ static Acc load(Elem x) {
-    return IsBf16 ? bf16ToFloat(x) : halfToFloat(x);
+    return IsBf16 ? pcc::bf16ToFloat(x) : pcc::halfToFloat(x);
   }
   __device__ static Acc combine(Acc a, Acc b) { return __fadd_rn(a, b); }
   __device__ static Elem store(Acc a) {
-    return IsBf16 ? floatToBf16(a) : floatToHalf(a);
+    return IsBf16 ? pcc::floatToBf16(a) : pcc::floatToHalf(a);
   }
 };
 
@@ -139,7 +92,7 @@ template <bool IsBf16, bool IsMax> struct Half16MinMax {
   using Elem = unsigned short;
   using Acc = unsigned short;
   __device__ static float value(Elem x) {
-    return IsBf16 ? bf16ToFloat(x) : halfToFloat(x);
+    return IsBf16 ? pcc::bf16ToFloat(x) : pcc::halfToFloat(x);
   }
   __device__ static Acc load(Elem x) { return x; }
   __device__ static Acc combine(Acc a, Acc b) {
