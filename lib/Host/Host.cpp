@@ -136,40 +136,6 @@ static bool getSizeInBytes(const BoundaryType &type, size_t &bytes) {
   return true;
 }
 
-/// A whole number with an optional binary suffix (parseMemoryLimit).
-static bool parseByteSize(const std::string &text, int64_t &bytes) {
-  size_t end = 0;
-  while (end < text.size() && text[end] >= '0' && text[end] <= '9')
-    ++end;
-  if (end == 0 || end > 18)
-    return false;
-  uint64_t value = std::stoull(text.substr(0, end));
-  std::string suffix = text.substr(end);
-  int shift = 0;
-  if (!suffix.empty()) {
-    const std::string units = "KMGT";
-    size_t unit = units.find(suffix[0]);
-    if (unit == std::string::npos)
-      return false;
-    shift = 10 * int(unit + 1);
-    std::string rest = suffix.substr(1);
-    if (!rest.empty() && rest != "B" && rest != "iB")
-      return false;
-  }
-  if (value > (uint64_t(INT64_MAX) >> shift))
-    return false;
-  bytes = int64_t(value << shift);
-  return true;
-}
-
-bool pcc::host::parseMemoryLimit(const std::string &text, int64_t &bytes,
-                                 std::string &error) {
-  if (parseByteSize(text, bytes) && bytes > 0)
-    return true;
-  error = "--memory-limit takes a size such as 512M or 2G, got '" + text + "'";
-  return false;
-}
-
 bool pcc::host::checkMemoryLimit(const EntrySignature &signature,
                                  int64_t limit, unsigned long copies,
                                  std::string &error) {

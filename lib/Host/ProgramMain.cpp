@@ -2,16 +2,16 @@
 //
 // `pcc compile PROGRAM.mlir -o OUT` links the compiled program with this
 // file and the runtime: OUT takes the entry's arguments as `.npy` files and
-// prints its results exactly as `pcc run` does, with the run-time options of
-// `pcc run` (--save-results, --repeat, --rotate, --verbose, --oversubscribe,
-// --memory-limit). The
-// compiled object provides what is specific to the program: the packed entry
-// function, its signature in the text form of pcc::host::encodeSignature,
-// the backend it was compiled for and its number of devices.
+// prints its results exactly as `pcc run` does, with the run options of
+// `pcc run` (RunOptions.h). The compiled object provides what is specific to
+// the program: the packed entry function, its signature in the text form of
+// pcc::host::encodeSignature, the backend it was compiled for and its number of
+// devices.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Host/Host.h"
+#include "pcc/Host/RunOptions.h"
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include <unistd.h>
@@ -33,86 +33,11 @@ void _pcc_program_entry(void **packedArguments);
 using namespace pcc::host;
 
 namespace {
-struct Options {
-  std::vector<std::string> arguments;
-  std::string saveResults;
-  unsigned long repeat = 1;
-  unsigned long rotate = 1;
-  bool timeRuns = false;
-  bool verbose = false;
-  bool oversubscribe = false;
-  int64_t memoryLimit = 0;
-};
-
 int fail(const std::string &message) {
   std::fflush(stdout);
   std::fprintf(stderr, "%s: error: %s\n", "pcc", message.c_str());
   return 1;
 }
-
-void printUsage(const char *program) {
-  std::printf("usage: %s [ARG.npy ...] [--save-results=DIR] [--repeat=N] "
-              "[--rotate=K] [--verbose] [--oversubscribe] [--memory-limit=SIZE]\n\n"
-              "Runs the pcc program compiled into this file (entry and "
-              "backend below)\nand prints its results as NumPy prints "
-              "them.\n",
-              program);
-}
-
-/// Parses the whole number from 1 to `max` after `prefix` in `arg`.
-bool parseCount(const std::string &arg, const char *prefix, unsigned long max,
-                unsigned long &count, std::string &error) {
-  std::string value = arg.substr(std::strlen(prefix));
-  char *end = nullptr;
-  count = std::strtoul(value.c_str(), &end, 10);
-  if (value.empty() || *end || count == 0 || count > max) {
-    std::string name(prefix);
-    name.pop_back();
-    error = name + " must be a whole number from 1 to " +
-            std::to_string(max) + ", got '" + value + "'";
-    return false;
-  }
-  return true;
-}
-
-bool parseOptions(int argc, char **argv, Options &options,
-                  std::string &error) {
-  bool positionalOnly = false;
-  for (int i = 1; i < argc; ++i) {
-    std::string arg = argv[i];
-    if (positionalOnly || arg.empty() || arg[0] != '-' || arg == "-") {
-      options.arguments.push_back(arg);
-    } else if (arg == "--") {
-      positionalOnly = true;
-    } else if (arg.rfind("--save-results=", 0) == 0) {
-      options.saveResults = arg.substr(std::strlen("--save-results="));
-      if (options.saveResults.empty()) {
-        error = "--save-results needs a directory: --save-results=DIR";
-        return false;
-      }
-    } else if (arg.rfind("--repeat=", 0) == 0) {
-      if (!parseCount(arg, "--repeat=", kMaxRepeat, options.repeat, error))
-        return false;
-      options.timeRuns = true;
-    } else if (arg.rfind("--rotate=", 0) == 0) {
-      if (!parseCount(arg, "--rotate=", 1000000, options.rotate, error))
-        return false;
-    } else if (arg.rfind("--memory-limit=", 0) == 0) {
-      std::string value = arg.substr(std::strlen("--memory-limit="));
-      if (!parseMemoryLimit(value, options.memoryLimit, error))
-        return false;
-    } else if (arg == "--verbose") {
-      options.verbose = true;
-    } else if (arg == "--oversubscribe") {
-      options.oversubscribe = true;
-    } else {
-      error = "unknown option '" + arg + "' (see --help)";
-      return false;
-    }
-  }
-  return true;
-}
-
 } // namespace
 
 /// Ctrl-C ends the program at once with the shell's status for it.
@@ -131,14 +56,20 @@ int main(int argc, char **argv) {
   bool cuda = std::strcmp(_pcc_program_backend, "cuda") == 0;
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-      printUsage(argv[0]);
+      std::printf("usage: %s [ARG.npy ...] %s\n\n"
+                  "Runs the pcc program compiled into this file (entry and "
+                  "backend below)\nand prints its results as NumPy prints "
+                  "them.\n\n%s",
+                  argv[0], getRunOptionsSynopsis().c_str(),
+                  getRunOptionsHelp().c_str());
       std::printf("\nentry: @%s, backend: %s, devices: %lld\n",
                   signature.name.c_str(), _pcc_program_backend,
                   static_cast<long long>(_pcc_program_devices));
       return 0;
     }
-  Options options;
-  if (!parseOptions(argc, argv, options, error))
+  RunOptions options;
+  std::vector<std::string> files;
+  if (!parseRunArguments(argc, argv, options, files, error))
     return fail(error);
 
   BufferAllocator allocator = hostAllocator();
@@ -162,7 +93,7 @@ int main(int argc, char **argv) {
   // More copies than runs would never be used.
   unsigned long copies = std::min(options.rotate, options.repeat);
   std::vector<pcc::arrayio::Array> arguments;
-  if (!loadArguments(signature, options.arguments, arguments, error) ||
+  if (!loadArguments(signature, files, arguments, error) ||
       !checkMemoryLimit(signature, pcc_memory_limit(), copies, error))
     return fail(error);
   std::vector<std::unique_ptr<EntryCall>> calls =

@@ -21,6 +21,7 @@
 
 #include "Compile.h"
 
+#include "pcc/Host/RunOptions.h"
 #include "pcc/Pipelines/Pipelines.h"
 #include "pcc/Runtime/pcc_runtime.h"
 
@@ -32,15 +33,15 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/Signals.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <unistd.h>
@@ -84,11 +85,6 @@ cl::opt<BackendOption> backendOption(
         clEnumValN(BackendOption::Cuda, "cuda",
                    "one GPU per device (several with --oversubscribe)")));
 
-cl::opt<bool> oversubscribe(
-    "oversubscribe", cl::cat(pccCategory),
-    cl::desc("cuda: place several devices on one GPU when the program has "
-             "more devices than there are GPUs"));
-
 cl::opt<bool> cudaHostCopies(
     "cuda-host-copies", cl::Hidden,
     cl::desc("Testing: keep buffer copies on the host, for the runtime's mock "
@@ -111,30 +107,39 @@ cl::opt<EmitKind> emitKind(
         clEnumValN(EmitKind::PTX, "ptx", "the kernels as PTX (cuda)"),
         clEnumValN(EmitKind::Object, "obj", "the host object file")));
 
-cl::opt<unsigned>
-    repeatCount("repeat", cl::cat(pccCategory), cl::init(1),
-                cl::desc("Run the entry N times and print each run's time"),
-                cl::value_desc("N"));
+/// The run options (pcc/Host/RunOptions.h), which compiled executables take
+/// too: registerRunOptions makes an llvm::cl option of each, and
+/// applyRunOptions gives what they collected to pcc::host::setRunOption.
+pcc::host::RunOptions runOptions;
+std::vector<std::unique_ptr<cl::opt<std::string>>> runOptionValues;
+std::vector<std::unique_ptr<cl::opt<bool>>> runOptionFlags;
 
-cl::opt<unsigned> rotateCount(
-    "rotate", cl::cat(pccCategory), cl::init(1),
-    cl::desc("Cycle the --repeat runs through K copies of the entry's buffers, "
-             "so that no run finds its data in cache (benchmarks)"),
-    cl::value_desc("K"));
+void registerRunOptions() {
+  for (const pcc::host::RunOptionSpec &spec : pcc::host::kRunOptions) {
+    if (spec.valueName)
+      runOptionValues.push_back(std::make_unique<cl::opt<std::string>>(
+          llvm::StringRef(spec.name), cl::cat(pccCategory), cl::desc(spec.help),
+          cl::value_desc(spec.valueName)));
+    else
+      runOptionFlags.push_back(std::make_unique<cl::opt<bool>>(
+          llvm::StringRef(spec.name), cl::cat(pccCategory), cl::desc(spec.help)));
+  }
+}
 
-cl::opt<bool> verbose("verbose", cl::cat(pccCategory),
-                      cl::desc("Print the backend, devices and phase times"));
-
-cl::opt<std::string> memoryLimit(
-    "memory-limit", cl::cat(pccCategory),
-    cl::desc("The most memory the program's buffers may hold (default: the "
-             "machine's physical memory), e.g. 512M, 2G"),
-    cl::value_desc("SIZE"));
-
-cl::opt<std::string>
-    saveResultsDir("save-results", cl::cat(pccCategory),
-                   cl::desc("Also write the results as DIR/result<i>.npy"),
-                   cl::value_desc("DIR"));
+bool applyRunOptions() {
+  std::string error;
+  for (const auto &option : runOptionValues)
+    if (option->getNumOccurrences() &&
+        !pcc::host::setRunOption(runOptions, option->ArgStr.str(),
+                                 option->getValue().c_str(), error)) {
+      reportError(error);
+      return false;
+    }
+  for (const auto &option : runOptionFlags)
+    if (option->getValue())
+      pcc::host::setRunOption(runOptions, option->ArgStr.str(), nullptr, error);
+  return true;
+}
 
 /// Reports phase times on standard error: each compile phase and each run
 /// for --verbose, the total compile time and every run for --repeat.
@@ -144,7 +149,7 @@ public:
   void endCompilePhase(llvm::StringRef name) {
     double seconds = lap();
     compileSeconds += seconds;
-    if (verbose)
+    if (runOptions.verbose)
       print(name, seconds);
   }
 
@@ -159,7 +164,7 @@ public:
   void reportRuns(const std::vector<double> &times) {
     if (timeRuns)
       pcc::host::printRunTimes(times);
-    else if (verbose)
+    else if (runOptions.verbose)
       print("run", times.front());
   }
 
@@ -178,7 +183,7 @@ private:
   }
 
   /// An explicit --repeat, even --repeat=1, prints the run times.
-  bool timeRuns = repeatCount.getNumOccurrences() > 0;
+  bool timeRuns = runOptions.timeRuns;
   double compileSeconds = 0;
   std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
 };
@@ -208,7 +213,7 @@ static FailureOr<Backend> resolveBackend(bool willRun) {
     }
     return Backend::Cuda;
   }
-  if (verbose)
+  if (runOptions.verbose)
     llvm::errs() << "pcc: backend: auto: " << message
                  << (gpus == 0 ? "; using cpu\n" : "; using cuda\n");
   return gpus == 0 ? Backend::Cpu : Backend::Cuda;
@@ -260,7 +265,7 @@ public:
       return failure();
     signature = std::move(*entry);
     devices = countDevices(*module).value_or(0);
-    if (verbose) {
+    if (runOptions.verbose) {
       if (devices)
         llvm::errs() << "pcc: devices: " << devices
                      << (backend == Backend::Cpu ? " (host threads)\n"
@@ -288,13 +293,14 @@ struct CompiledEntry {
 } // namespace
 
 /// Prints each result on standard output and saves them if asked to.
-static LogicalResult emitResults(const std::vector<pcc::arrayio::Array> &results) {
+static LogicalResult
+emitResults(const std::vector<pcc::arrayio::Array> &results) {
   for (const pcc::arrayio::Array &result : results)
     llvm::outs() << pcc::arrayio::formatArray(result) << "\n";
   llvm::outs().flush();
   std::string error;
-  if (!saveResultsDir.empty() &&
-      !pcc::host::saveResults(saveResultsDir, results, error)) {
+  if (!runOptions.saveResults.empty() &&
+      !pcc::host::saveResults(runOptions.saveResults, results, error)) {
     reportError(error);
     return failure();
   }
@@ -304,7 +310,8 @@ static LogicalResult emitResults(const std::vector<pcc::arrayio::Array> &results
 /// Readies the cuda platform for a program on `devices` devices.
 static LogicalResult initCuda(int64_t devices) {
   char message[512] = "";
-  if (pcc_cuda_init(devices, oversubscribe, message, sizeof(message)) == 0)
+  if (pcc_cuda_init(devices, runOptions.oversubscribe, message,
+                    sizeof(message)) == 0)
     return success();
   reportError(llvm::Twine("--backend=cuda: ") + message);
   return failure();
@@ -334,8 +341,8 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
   cuda.hostCopies = cudaHostCopies;
   // The limit is on host memory, which cuda programs' buffers are not.
   int64_t memoryLimit = backend == Backend::Cpu ? pcc_memory_limit() : 0;
-  if (failed(lowerProgram(*program.module, entryName, backend, cuda,
-                          memoryLimit)))
+  if (failed(
+          lowerProgram(*program.module, entryName, backend, cuda, memoryLimit)))
     return failure();
   timer.endCompilePhase("passes");
 
@@ -359,7 +366,7 @@ static LogicalResult execute(CompiledEntry &compiled, Backend backend,
     allocator = pcc::host::gpuAllocator();
   std::string error;
   // More copies than runs would never be used.
-  unsigned long copies = std::min<unsigned>(rotateCount, repeatCount);
+  unsigned long copies = std::min(runOptions.rotate, runOptions.repeat);
   if (!pcc::host::checkMemoryLimit(compiled.signature, pcc_memory_limit(),
                                    copies, error)) {
     reportError(error);
@@ -372,10 +379,10 @@ static LogicalResult execute(CompiledEntry &compiled, Backend backend,
     return failure();
   }
   timer.endCompilation();
-  std::vector<double> times =
-      pcc::host::runRepeatedly(compiled.program.entry, calls, repeatCount);
+  std::vector<double> times = pcc::host::runRepeatedly(
+      compiled.program.entry, calls, runOptions.repeat);
   timer.reportRuns(times);
-  return emitResults(pcc::host::takeResults(calls, repeatCount));
+  return emitResults(pcc::host::takeResults(calls, runOptions.repeat));
 }
 
 /// `pcc run`: everything after the command line.
@@ -384,16 +391,16 @@ static LogicalResult runProgram(llvm::StringRef programPath,
   FailureOr<Backend> backend = resolveBackend(/*willRun=*/true);
   if (failed(backend))
     return failure();
-  if (*backend == Backend::Cpu && oversubscribe) {
+  if (*backend == Backend::Cpu && runOptions.oversubscribe) {
     reportError("--oversubscribe applies to the cuda backend only");
     return failure();
   }
-  if (verbose)
+  if (runOptions.verbose)
     llvm::errs() << "pcc: backend: " << getBackendName(*backend) << "\n";
   PhaseTimer timer;
   CompiledEntry compiled;
-  if (failed(compileForRun(programPath, argumentFiles, *backend, timer,
-                           compiled)))
+  if (failed(
+          compileForRun(programPath, argumentFiles, *backend, timer, compiled)))
     return failure();
   return execute(compiled, *backend, timer);
 }
@@ -413,8 +420,10 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
     reportError("pcc compile needs an output file: -o OUT");
     return failure();
   }
-  if (programPath != "-" && llvm::sys::fs::equivalent(programPath, outputPath)) {
-    reportError("-o " + outputPath + " is the program itself: pcc compile "
+  if (programPath != "-" &&
+      llvm::sys::fs::equivalent(programPath, outputPath)) {
+    reportError("-o " + outputPath +
+                " is the program itself: pcc compile "
                 "would overwrite it; choose another output file");
     return failure();
   }
@@ -425,7 +434,7 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
     reportError("--emit=ptx writes GPU kernels: use it with --backend=cuda");
     return failure();
   }
-  if (verbose)
+  if (runOptions.verbose)
     llvm::errs() << "pcc: backend: " << getBackendName(*backend) << "\n";
   CudaOptions cuda;
   cuda.kernels =
@@ -510,36 +519,19 @@ static LogicalResult runCommand() {
     reportError(llvm::Twine("no program (") + kUsage + ")");
     return failure();
   }
+  if (!applyRunOptions())
+    return failure();
   if (command == "compile") {
     if (positionals.size() > 2) {
       reportError("pcc compile takes one program; its executable takes the "
-                  "arguments (" + positionals[2] + ")");
+                  "arguments (" +
+                  positionals[2] + ")");
       return failure();
     }
     return compileProgram(positionals[1]);
   }
-  if (rotateCount == 0) {
-    reportError("--rotate must be at least 1");
-    return failure();
-  }
-  if (saveResultsDir.getNumOccurrences() && saveResultsDir.empty()) {
-    reportError("--save-results needs a directory: --save-results=DIR");
-    return failure();
-  }
-  if (repeatCount == 0 || repeatCount > pcc::host::kMaxRepeat) {
-    reportError("--repeat must be a whole number from 1 to " +
-                llvm::Twine(pcc::host::kMaxRepeat));
-    return failure();
-  }
-  if (!memoryLimit.empty()) {
-    int64_t bytes = 0;
-    std::string error;
-    if (!pcc::host::parseMemoryLimit(memoryLimit, bytes, error)) {
-      reportError(error);
-      return failure();
-    }
-    pcc_set_memory_limit(bytes);
-  }
+  if (runOptions.memoryLimit)
+    pcc_set_memory_limit(runOptions.memoryLimit);
   return runProgram(positionals[1],
                     llvm::ArrayRef<std::string>(positionals).drop_front(2));
 }
@@ -574,6 +566,7 @@ int main(int argc, char **argv) {
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  registerRunOptions();
   hideUnrelatedOptions();
   cl::ParseCommandLineOptions(
       argc, argv,

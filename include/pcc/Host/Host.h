@@ -57,12 +57,6 @@ bool loadArguments(const EntrySignature &signature,
                    const std::vector<std::string> &files,
                    std::vector<arrayio::Array> &arrays, std::string &error);
 
-/// Parses the value of --memory-limit: a positive whole number of bytes with
-/// an optional binary suffix (`K`, `M`, `G`, `T`, optionally followed by `iB`
-/// or `B`): `512M`, `2GiB`. On failure `error` says what is expected.
-bool parseMemoryLimit(const std::string &text, int64_t &bytes,
-                      std::string &error);
-
 /// Checks that `copies` sets of the entry's arguments and results (see
 /// createEntryCalls) fit in `limit` bytes, before anything is allocated.
 bool checkMemoryLimit(const EntrySignature &signature, int64_t limit,
@@ -147,10 +141,6 @@ createEntryCalls(const EntrySignature &signature,
 std::vector<arrayio::Array>
 takeResults(std::vector<std::unique_ptr<EntryCall>> &calls,
             unsigned long repeat);
-
-/// The most runs --repeat asks for: each run's time is kept (8 bytes) and
-/// printed after the last, so that printing does not disturb the runs.
-constexpr unsigned long kMaxRepeat = 100000000;
 
 /// Runs `entry` `repeat` times, run r on the buffers of calls[r % size]
 /// (--rotate: a benchmark's runs then do not find their data in cache), and
