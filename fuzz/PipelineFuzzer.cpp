@@ -13,7 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "../tools/pcc/Compile.h"
+#include "pcc/Driver/Driver.h"
 
 #include "pcc/Pipelines/Pipelines.h"
 

@@ -19,7 +19,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Compile.h"
+#include "pcc/Driver/Driver.h"
 
 #include "pcc/Host/RunOptions.h"
 #include "pcc/Pipelines/Pipelines.h"
@@ -106,6 +106,12 @@ cl::opt<EmitKind> emitKind(
         clEnumValN(EmitKind::LLVM, "llvm", "the host code as LLVM IR"),
         clEnumValN(EmitKind::PTX, "ptx", "the kernels as PTX (cuda)"),
         clEnumValN(EmitKind::Object, "obj", "the host object file")));
+
+cl::opt<std::string>
+    targetCPU("mcpu", cl::cat(pccCategory),
+              cl::desc("pcc compile: the host CPU the executable is for "
+                       "('native' for this machine's)"),
+              cl::value_desc("CPU"), cl::init(kDefaultTargetCPU.str()));
 
 /// The run options (pcc/Host/RunOptions.h), which compiled executables take
 /// too: registerRunOptions makes an llvm::cl option of each, and
@@ -462,7 +468,7 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
   llvm::LLVMContext llvmContext;
   auto llvmModule =
       translateForExecutable(*program.module, llvmContext, program.signature,
-                             *backend, program.devices);
+                             *backend, program.devices, targetCPU);
   if (!llvmModule) {
     reportError(llvm::toString(llvmModule.takeError()));
     return failure();
@@ -476,7 +482,7 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
     return success();
   }
   if (emitKind == EmitKind::Object) {
-    if (llvm::Error error = writeObject(**llvmModule, outputPath)) {
+    if (llvm::Error error = writeObject(**llvmModule, outputPath, targetCPU)) {
       reportError(llvm::toString(std::move(error)));
       return failure();
     }
@@ -494,7 +500,7 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
     return failure();
   }
   llvm::FileRemover removeObject(object);
-  llvm::Error error = writeObject(**llvmModule, object);
+  llvm::Error error = writeObject(**llvmModule, object, targetCPU);
   if (!error)
     error = linkExecutable(object, outputPath);
   if (error) {

@@ -1,6 +1,6 @@
 //===- Executable.cpp - pcc compile: objects and executables -------------===//
 //
-// Implements the back half of Compile.h: a lowered program becomes LLVM IR
+// Implements the back half of pcc/Driver/Driver.h: a lowered program becomes LLVM IR
 // with the few symbols a standalone main() needs (lib/Host/ProgramMain.cpp),
 // a host object file, and, linked with pcc's runtime libraries, an
 // executable that depends on neither LLVM nor MLIR. Objects are built for a
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Compile.h"
+#include "pcc/Driver/Driver.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
@@ -30,12 +30,6 @@
 
 using namespace mlir;
 using namespace pcc::driver;
-
-static llvm::cl::opt<std::string>
-    targetCPU("mcpu",
-              llvm::cl::desc("pcc compile: the host CPU the executable is "
-                             "for ('native' for this machine's)"),
-              llvm::cl::value_desc("CPU"), llvm::cl::init("x86-64-v2"));
 
 llvm::Error pcc::driver::writePTX(ModuleOp module, llvm::raw_ostream &os) {
   bool found = false;
@@ -101,9 +95,9 @@ static void addConstant(llvm::Module &module, llvm::StringRef name,
                            llvm::GlobalValue::ExternalLinkage, value, name);
 }
 
-/// The host target machine of executables.
+/// The host target machine of executables, for `targetCPU` (--mcpu).
 static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
-createTargetMachine() {
+createTargetMachine(llvm::StringRef targetCPU) {
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   std::string error;
   const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple,
@@ -112,7 +106,7 @@ createTargetMachine() {
     return llvm::createStringError("no code generator for " + triple.str() +
                                    ": " + error);
   std::string cpu = targetCPU == "native" ? llvm::sys::getHostCPUName().str()
-                                          : targetCPU.getValue();
+                                          : targetCPU.str();
   // Checked first: LLVM would warn at every use of an unknown CPU and
   // generate code for a generic one.
   std::unique_ptr<llvm::MCSubtargetInfo> generic(
@@ -134,7 +128,8 @@ createTargetMachine() {
 llvm::Expected<std::unique_ptr<llvm::Module>>
 pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
                                     const EntrySignature &signature,
-                                    Backend backend, int64_t devices) {
+                                    Backend backend, int64_t devices,
+                                    llvm::StringRef targetCPU) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context, "pcc-program");
   if (!llvmModule)
@@ -152,7 +147,7 @@ pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
               llvm::ConstantInt::get(llvm::Type::getInt64Ty(context),
                                      devices));
 
-  auto machine = createTargetMachine();
+  auto machine = createTargetMachine(targetCPU);
   if (!machine)
     return machine.takeError();
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
@@ -165,8 +160,9 @@ pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
 }
 
 llvm::Error pcc::driver::writeObject(llvm::Module &module,
-                                     llvm::StringRef path) {
-  auto machine = createTargetMachine();
+                                     llvm::StringRef path,
+                                     llvm::StringRef targetCPU) {
+  auto machine = createTargetMachine(targetCPU);
   if (!machine)
     return machine.takeError();
   // Emitted into memory first: the code generator seeks back in what it

@@ -1,11 +1,11 @@
 //===- Compile.cpp - pcc driver: from source to a callable entry ---------===//
 //
-// Implements the front half of Compile.h: the entry's boundary signature,
+// Implements the front half of pcc/Driver/Driver.h: the entry's boundary signature,
 // the pipelines and the JIT (Executable.cpp has the rest).
 //
 //===----------------------------------------------------------------------===//
 
-#include "Compile.h"
+#include "pcc/Driver/Driver.h"
 
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 #include "pcc/Pipelines/Pipelines.h"

@@ -1,4 +1,4 @@
-//===- Compile.h - pcc driver: from source to a callable entry --*- C++ -*-===//
+//===- Driver.h - pcc driver: from source to a callable entry ---*- C++ -*-===//
 //
 // The MLIR half of the driver: the entry function's boundary signature, the
 // backends' lowering pipelines, the JIT (`pcc run`) and the object files and
@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef PCC_TOOLS_PCC_COMPILE_H
-#define PCC_TOOLS_PCC_COMPILE_H
+#ifndef PCC_DRIVER_DRIVER_H
+#define PCC_DRIVER_DRIVER_H
 
 #include "pcc/Host/Host.h"
 
@@ -82,17 +82,23 @@ llvm::Expected<CompiledProgram> jitCompile(mlir::ModuleOp module);
 /// Writes the kernels of a module lowered with KernelFormat::PTX as text.
 llvm::Error writePTX(mlir::ModuleOp module, llvm::raw_ostream &os);
 
+/// The CPU that `pcc compile` generates code for unless --mcpu says
+/// otherwise: generic, since executables are meant to travel to other
+/// machines. "native" stands for this machine's.
+inline constexpr llvm::StringLiteral kDefaultTargetCPU = "x86-64-v2";
+
 /// The LLVM IR of a lowered module as `pcc compile` builds it, optimized at
-/// -O2 for the host: the program plus what an executable's main() needs
+/// -O2 for `targetCPU`: the program plus what an executable's main() needs
 /// (lib/Host/ProgramMain.cpp): `_pcc_program_entry`, a packed form of the
 /// entry, and the signature, backend and device count as constants.
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateForExecutable(mlir::ModuleOp module, llvm::LLVMContext &context,
                        const EntrySignature &signature, Backend backend,
-                       int64_t devices);
+                       int64_t devices, llvm::StringRef targetCPU);
 
-/// Writes `module` as a host object file.
-llvm::Error writeObject(llvm::Module &module, llvm::StringRef path);
+/// Writes `module` as a host object file for `targetCPU`.
+llvm::Error writeObject(llvm::Module &module, llvm::StringRef path,
+                        llvm::StringRef targetCPU);
 
 /// Links an object from writeObject with the runtime into an executable
 /// that needs no LLVM or MLIR: the libraries are those next to the running
@@ -101,4 +107,4 @@ llvm::Error linkExecutable(llvm::StringRef object, llvm::StringRef output);
 
 } // namespace pcc::driver
 
-#endif // PCC_TOOLS_PCC_COMPILE_H
+#endif // PCC_DRIVER_DRIVER_H
