@@ -1,5 +1,5 @@
-// Cost of a fiber switch: pcc's hand-written x86-64 switch (lib/Runtime/
-// Fibers.cpp, compiled into this file unchanged) against Boost.Context's
+// Cost of a fiber switch: pcc's hand-written x86-64 switch
+// (lib/Runtime/Common/Fibers.cpp, compiled into this file unchanged) against Boost.Context's
 // fiber (callcc-style API) and its bare fcontext (jump_fcontext). Not part of
 // the CMake build. Build and run from the repository root:
 //
@@ -28,7 +28,7 @@
 // A "switch" is one transfer from one context to another; every test does
 // --switches of them in total and reports ns per switch.
 
-#include "../lib/Runtime/Fibers.cpp"
+#include "../lib/Runtime/Common/Fibers.cpp"
 
 #include <boost/context/detail/fcontext.hpp>
 #include <boost/context/fiber.hpp>
@@ -52,9 +52,10 @@ CallSite &currentCallSite() {
 }
 } // namespace pcc::runtime
 
-// A variant of pcc_fiber_switch for this benchmark only (lib/Runtime keeps
-// its own): the same saves and restores, but it leaves by popping the return
-// address and jumping to it, as Boost's jump_fcontext does, instead of `ret`.
+// A variant of pcc_fiber_switch for this benchmark only: the same saves and
+// restores, leaving by popping the return address and jumping to it, as
+// Boost's jump_fcontext does, instead of `ret` (what pcc's switch did before
+// this measurement; it now ends the same way, so the two columns agree).
 // A `ret` to another context's call site is one the return-stack predictor
 // never foresees.
 asm(R"(

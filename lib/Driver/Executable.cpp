@@ -197,7 +197,7 @@ static std::string getLibraryDirectory() {
   return std::string(dir);
 }
 
-llvm::Error pcc::driver::linkExecutable(llvm::StringRef object,
+llvm::Error pcc::driver::linkExecutable(llvm::StringRef object, Backend backend,
                                         llvm::StringRef output) {
   llvm::ErrorOr<std::string> linker = std::make_error_code(
       std::errc::no_such_file_or_directory);
@@ -218,9 +218,12 @@ llvm::Error pcc::driver::linkExecutable(llvm::StringRef object,
   std::string libraries = getLibraryDirectory();
   llvm::SmallVector<std::string> arguments = {*linker, "-o", output.str(),
                                               object.str()};
-  // Order matters for static archives: users before what they use.
+  // Order matters for static archives: users before what they use. Only
+  // the backend's part of the runtime: a cpu executable holds no CUDA code.
+  const char *backendRuntime =
+      backend == Backend::Cuda ? "PCCRuntimeCUDA" : "PCCRuntimeCPU";
   for (const char *name : {"PCCProgramMain", "PCCHost", "PCCArrayIO",
-                           "PCCRuntime"}) {
+                           backendRuntime, "PCCRuntime"}) {
     llvm::SmallString<256> archive(libraries);
     llvm::sys::path::append(archive, llvm::Twine("lib") + name + ".a");
     if (!llvm::sys::fs::exists(archive))

@@ -172,11 +172,11 @@ BufferAllocator pcc::host::hostAllocator() {
 }
 
 static void *allocateGpuVisible(size_t bytes) {
-  return pcc_cuda_alloc(static_cast<int64_t>(bytes));
+  return _mlir_memref_to_llvm_aligned_alloc(kBufferAlignment, bytes);
 }
 
 BufferAllocator pcc::host::gpuAllocator() {
-  return {allocateGpuVisible, pcc_cuda_free};
+  return {allocateGpuVisible, _mlir_memref_to_llvm_free};
 }
 
 bool EntryCall::addBuffer(const BoundaryType &type, const std::string &what,

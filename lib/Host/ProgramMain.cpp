@@ -24,6 +24,9 @@
 #include <string>
 
 extern "C" {
+// The cuda runtime, linked into executables of the cuda backend only.
+int32_t pcc_cuda_init(int64_t num_devices, int32_t oversubscribe, char *message,
+                      size_t size) __attribute__((weak));
 extern const char _pcc_program_signature[];
 extern const char _pcc_program_backend[];
 extern const int64_t _pcc_program_devices;
@@ -75,6 +78,8 @@ int main(int argc, char **argv) {
   BufferAllocator allocator = hostAllocator();
   if (cuda) {
     char message[512] = "";
+    if (!pcc_cuda_init)
+      return fail("this executable was linked without pcc's cuda runtime");
     if (pcc_cuda_init(_pcc_program_devices, options.oversubscribe, message,
                       sizeof(message)) != 0)
       return fail(std::string("cuda backend: ") + message);

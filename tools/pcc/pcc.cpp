@@ -502,7 +502,7 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
   llvm::FileRemover removeObject(object);
   llvm::Error error = writeObject(**llvmModule, object, targetCPU);
   if (!error)
-    error = linkExecutable(object, outputPath);
+    error = linkExecutable(object, *backend, outputPath);
   if (error) {
     reportError(llvm::toString(std::move(error)));
     return failure();

@@ -102,8 +102,10 @@ llvm::Error writeObject(llvm::Module &module, llvm::StringRef path,
 
 /// Links an object from writeObject with the runtime into an executable
 /// that needs no LLVM or MLIR: the libraries are those next to the running
-/// pcc (`<bin>/../lib`), the linker is the system's C++ compiler driver.
-llvm::Error linkExecutable(llvm::StringRef object, llvm::StringRef output);
+/// pcc (`<bin>/../lib`), the backend's part of the runtime only; the linker
+/// is the system's C++ compiler driver.
+llvm::Error linkExecutable(llvm::StringRef object, Backend backend,
+                           llvm::StringRef output);
 
 } // namespace pcc::driver
 

@@ -70,8 +70,10 @@ struct BufferAllocator {
 };
 /// 64-byte aligned host memory.
 BufferAllocator hostAllocator();
-/// Managed memory of the cuda platform (pcc_cuda_alloc), which kernels on
-/// every GPU can reach.
+/// Memory that kernels on every GPU can reach, once the cuda platform is in
+/// use (pcc_cuda_init): the runtime's generic allocation, managed memory
+/// then. (Host code names no CUDA function, so that a cpu executable
+/// links none.)
 BufferAllocator gpuAllocator();
 
 /// The buffers of one call of the entry: the arguments' (filled from arrays)

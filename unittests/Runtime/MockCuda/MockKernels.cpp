@@ -10,7 +10,7 @@
 
 #include "MockCuda.h"
 
-#include "../../../lib/Runtime/cuda/CollectiveKernels.cu"
+#include "../../../lib/Runtime/CUDA/CollectiveKernels.cu"
 
 thread_local pcc::mock::Dim3 blockIdx, blockDim, gridDim, threadIdx;
 

@@ -2,7 +2,7 @@
 //
 // Both pipelines make memref.alloc/dealloc call MLIR's generic allocation
 // functions, which pcc implements here: on the cuda platform they hand out
-// managed memory (CudaPlatform.cpp); on the host they count what the program
+// managed memory (GpuPlatform.h); on the host they count what the program
 // holds against a limit (pcc_set_memory_limit: --memory-limit, by default
 // the machine's physical memory), so that a program asking for more ends
 // with an error naming the size instead of being killed by the OOM killer,
@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "CudaPlatform.h"
+#include "GpuPlatform.h"
 
 #include "pcc/Runtime/pcc_runtime.h"
 
@@ -92,24 +92,36 @@ extern "C" void pcc_set_memory_limit(int64_t bytes) {
 
 extern "C" int64_t pcc_memory_limit(void) { return int64_t(limit()); }
 
+namespace {
+std::atomic<const GpuPlatform *> gpuPlatform{nullptr};
+} // namespace
+
+const GpuPlatform *pcc::runtime::activeGpuPlatform() {
+  return gpuPlatform.load(std::memory_order_acquire);
+}
+
+void pcc::runtime::activateGpuPlatform(const GpuPlatform *platform) {
+  gpuPlatform.store(platform, std::memory_order_release);
+}
+
 extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t size) {
-  if (cudaPlatformActive())
-    return cudaGenericAlloc(1, size);
+  if (const GpuPlatform *gpu = activeGpuPlatform())
+    return gpu->alloc(1, size);
   return hostAlloc(alignof(Header), size);
 }
 
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
                                                     uint64_t size) {
-  if (cudaPlatformActive())
-    return cudaGenericAlloc(alignment, size);
+  if (const GpuPlatform *gpu = activeGpuPlatform())
+    return gpu->alloc(alignment, size);
   return hostAlloc(alignment, size);
 }
 
 extern "C" void _mlir_memref_to_llvm_free(void *ptr) {
   if (!ptr)
     return;
-  if (cudaPlatformActive()) {
-    pcc_cuda_free(ptr);
+  if (const GpuPlatform *gpu = activeGpuPlatform()) {
+    gpu->free(ptr);
     return;
   }
   Header header;

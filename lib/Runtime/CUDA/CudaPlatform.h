@@ -1,8 +1,7 @@
-//===- CudaPlatform.h - Internals of the runtime's cuda platform -*- C++
-//-*-===//
+//===- CudaPlatform.h - internals of the runtime's cuda platform -*- C++ -*-===//
 //
 // What CudaPlatform.cpp (devices, contexts, streams, memory, modules, the
-// mgpu* ABI) shares with CudaCollectives.cpp and MemRefABI.cpp, and the pure
+// mgpu* ABI) shares with CudaCollectives.cpp, and the pure
 // decisions (where a logical device runs, which algorithm a collective uses)
 // that the unit tests check without a GPU.
 //
@@ -102,10 +101,6 @@ void cudaCheck(cuda::CUresult result, const char *format, ...)
 /// Allocates managed memory (in the current context), ending the process on
 /// failure.
 void *cudaAllocManaged(int64_t bytes);
-
-/// Whether the cuda platform is in use (pcc_cuda_init or a launch ran):
-/// generic allocations (Memory.cpp) then come from managed memory.
-bool cudaPlatformActive();
 
 /// A generic allocation on the cuda platform: managed memory, with an
 /// alignment of at most 256 bytes.

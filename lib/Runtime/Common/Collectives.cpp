@@ -19,7 +19,7 @@
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include "Collectives.h"
-#include "Half.h"
+#include "pcc/Support/Float16.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>

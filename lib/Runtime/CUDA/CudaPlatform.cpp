@@ -17,6 +17,7 @@
 
 #include "CudaPlatform.h"
 #include "DevicePool.h"
+#include "GpuPlatform.h"
 
 #include <algorithm>
 #include <atomic>
@@ -135,6 +136,14 @@ bool retainGpu(Platform &p, int g, std::string &message) {
                    "cannot retain the primary context of " + which, message);
 }
 
+/// What the common runtime uses of this platform once it is in use.
+void *genericAlloc(uint64_t alignment, uint64_t size) {
+  return cudaGenericAlloc(alignment, size);
+}
+bool isDeviceThread() { return boundCudaDevice() != nullptr; }
+const GpuPlatform kCudaPlatform = {genericAlloc, pcc_cuda_free, isDeviceThread,
+                                   cudaAllReduce, cudaAllGather};
+
 /// Loads the driver, retains the GPUs used and creates the streams of
 /// devices [0, numDevices). Requires the mutex.
 bool initLocked(Platform &p, int64_t numDevices, bool oversubscribe,
@@ -147,6 +156,7 @@ bool initLocked(Platform &p, int64_t numDevices, bool oversubscribe,
     p.gpuCount = gpus;
     p.gpus.resize(size_t(gpus));
     p.driver.store(d);
+    activateGpuPlatform(&kCudaPlatform);
   }
   if (!checkPlacement(numDevices, p.gpuCount, oversubscribe, message))
     return false;
@@ -512,8 +522,6 @@ extern "C" void pcc_cuda_free(void *ptr) {
   cudaCheck(cudaDriver().cuMemFree(CUdeviceptr(uintptr_t(ptr))),
             "cannot free GPU memory at %p", ptr);
 }
-
-bool pcc::runtime::cudaPlatformActive() { return platform().driver.load() != nullptr; }
 
 void *pcc::runtime::cudaGenericAlloc(uint64_t alignment, uint64_t size) {
   // Managed allocations are aligned to at least 256 bytes.

@@ -14,7 +14,7 @@
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include "Collectives.h"
-#include "CudaPlatform.h"
+#include "GpuPlatform.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -118,10 +118,10 @@ const char *siteText(const pcc_unranked_memref *site) {
     Buffer output(out, elementSize, true);                                     \
     pcc::runtime::CallSiteScope scope(siteText(site), input.shapeHash());      \
     auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
-    if (pcc::runtime::boundCudaDevice())                                       \
-      pcc::runtime::cudaAllGather(device, dims.count, gridDims, axes_mask,     \
-                                  dtype, input.data, output.data,              \
-                                  input.count);                                \
+    const pcc::runtime::GpuPlatform *gpu = pcc::runtime::activeGpuPlatform(); \
+    if (gpu && gpu->isDeviceThread())                                          \
+      gpu->allGather(device, dims.count, gridDims, axes_mask, dtype,           \
+                     input.data, output.data, input.count);                    \
     else                                                                       \
       pcc_all_gather(device, dims.count, gridDims, axes_mask, dtype,           \
                      input.data, output.data, input.count);                    \
@@ -136,10 +136,10 @@ const char *siteText(const pcc_unranked_memref *site) {
     Buffer output(out, elementSize, true);                                     \
     pcc::runtime::CallSiteScope scope(siteText(site), input.shapeHash());      \
     auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
-    if (pcc::runtime::boundCudaDevice())                                       \
-      pcc::runtime::cudaAllReduce(device, dims.count, gridDims, axes_mask,     \
-                                  reduction, dtype, input.data, output.data,   \
-                                  input.count);                                \
+    const pcc::runtime::GpuPlatform *gpu = pcc::runtime::activeGpuPlatform(); \
+    if (gpu && gpu->isDeviceThread())                                          \
+      gpu->allReduce(device, dims.count, gridDims, axes_mask, reduction,       \
+                     dtype, input.data, output.data, input.count);             \
     else                                                                       \
       pcc_all_reduce(device, dims.count, gridDims, axes_mask, reduction,       \
                      dtype, input.data, output.data, input.count);             \
