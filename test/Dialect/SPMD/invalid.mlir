@@ -232,6 +232,16 @@ func.func @yield_index() -> tensor<2xindex> {
 
 // -----
 
+func.func @yield_vector(%v: vector<4xf32>) -> tensor<2x4xf32> {
+  %r = spmd.pmap "i" size 2 -> (tensor<2x4xf32>) {
+    // expected-error @+1 {{'spmd.yield' op operand #0 must be a tensor or a scalar, got 'vector<4xf32>'}}
+    spmd.yield %v : vector<4xf32>
+  }
+  return %r : tensor<2x4xf32>
+}
+
+// -----
+
 func.func @missing_yield() {
   // expected-error @+1 {{the body of 'spmd.pmap' must end with 'spmd.yield', giving one value per result}}
   spmd.pmap "i" size 2 {
@@ -262,7 +272,7 @@ func.func @pmean_integer(%a: tensor<4xi32>) {
 
 func.func @unsupported_collective_type(%v: ui8) {
   spmd.pmap "i" size 2 {
-    // expected-error @+1 {{'spmd.psum' op operand has unsupported element type 'ui8'; expected i8, i16, i32, i64, f16, bf16, f32 or f64}}
+    // expected-error @+1 {{'spmd.psum' op operand #0 must be a scalar or statically shaped tensor of i8, i16, i32, i64, f16, bf16, f32 or f64, but got 'ui8'}}
     %r = spmd.psum %v over "i" : ui8
     spmd.yield
   }
@@ -273,7 +283,7 @@ func.func @unsupported_collective_type(%v: ui8) {
 
 func.func @i1_reduction(%v: i1) {
   spmd.pmap "i" size 2 {
-    // expected-error @+1 {{'spmd.pmax' op operand has unsupported element type 'i1'; expected i8, i16, i32, i64, f16, bf16, f32 or f64}}
+    // expected-error @+1 {{'spmd.pmax' op operand #0 must be a scalar or statically shaped tensor of i8, i16, i32, i64, f16, bf16, f32 or f64, but got 'i1'}}
     %r = spmd.pmax %v over "i" : i1
     spmd.yield
   }
@@ -285,7 +295,7 @@ func.func @i1_reduction(%v: i1) {
 func.func @index_reduction() {
   spmd.pmap "i" size 2 {
     %k = spmd.axis_index "i" : index
-    // expected-error @+1 {{'spmd.psum' op operand has unsupported element type 'index'; expected i8, i16, i32, i64, f16, bf16, f32 or f64 (convert index values with arith.index_cast)}}
+    // expected-error @+1 {{'spmd.psum' op operand #0 must be a scalar or statically shaped tensor of i8, i16, i32, i64, f16, bf16, f32 or f64, but got 'index'}}
     %r = spmd.psum %k over "i" : index
     spmd.yield
   }
@@ -296,7 +306,7 @@ func.func @index_reduction() {
 
 func.func @dynamic_collective(%v: tensor<?xf32>) {
   spmd.pmap "i" size 2 {
-    // expected-error @+1 {{'spmd.psum' op operand must have a static shape, got 'tensor<?xf32>'}}
+    // expected-error @+1 {{'spmd.psum' op operand #0 must be a scalar or statically shaped tensor of i8, i16, i32, i64, f16, bf16, f32 or f64, but got 'tensor<?xf32>'}}
     %r = spmd.psum %v over "i" : tensor<?xf32>
     spmd.yield
   }
@@ -307,7 +317,7 @@ func.func @dynamic_collective(%v: tensor<?xf32>) {
 
 func.func @vector_collective(%v: vector<4xf32>) {
   spmd.pmap "i" size 2 {
-    // expected-error @+1 {{'spmd.psum' op operand must be a tensor or a scalar, got 'vector<4xf32>'}}
+    // expected-error @+1 {{'spmd.psum' op operand #0 must be a scalar or statically shaped tensor of i8, i16, i32, i64, f16, bf16, f32 or f64, but got 'vector<4xf32>'}}
     %r = spmd.psum %v over "i" : vector<4xf32>
     spmd.yield
   }

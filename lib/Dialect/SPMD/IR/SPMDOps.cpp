@@ -65,12 +65,12 @@ std::string pcc::spmd::getSupportedElementTypesText(bool allowI1) {
 }
 
 /// Checks that `type`, the type of a value that crosses devices (a mapped
-/// operand, a yielded value or a collective's operand), is a statically shaped
+/// operand or a yielded value; collectives' operands are checked by their
+/// ODS type constraints), is a statically shaped
 /// tensor or a scalar of a runtime element type. `what` names the value
 /// in the message.
 static LogicalResult verifyDeviceValueType(Operation *op, Type type,
-                                           const Twine &what,
-                                           bool allowI1 = false) {
+                                           const Twine &what) {
   auto tensorType = dyn_cast<TensorType>(type);
   if (!tensorType && !type.isIntOrIndexOrFloat())
     return op->emitOpError()
@@ -79,12 +79,12 @@ static LogicalResult verifyDeviceValueType(Operation *op, Type type,
     return op->emitOpError()
            << what << " must have a static shape, got " << type;
   Type elementType = getElementTypeOrSelf(type);
-  if (isSupportedElementType(elementType, allowI1))
+  if (isSupportedElementType(elementType))
     return success();
   InFlightDiagnostic diag = op->emitOpError()
                             << what << " has unsupported element type "
                             << elementType << "; expected "
-                            << getSupportedElementTypesText(allowI1);
+                            << getSupportedElementTypesText(/*allowI1=*/false);
   if (elementType.isIndex())
     diag << " (convert index values with arith.index_cast)";
   return diag;
@@ -461,42 +461,9 @@ LogicalResult YieldOp::verify() {
 // Collectives
 //===----------------------------------------------------------------------===//
 
-/// The checks every reduction shares: bound axes and a supported operand.
-static LogicalResult verifyReduction(Operation *op, Value input,
-                                     ArrayAttr axisNames) {
-  if (failed(verifyAxisNames(op, axisNames)))
-    return failure();
-  return verifyDeviceValueType(op, input.getType(), "operand");
-}
-
-LogicalResult PsumOp::verify() {
-  return verifyReduction(*this, getInput(), getAxisNames());
-}
-
-LogicalResult PmaxOp::verify() {
-  return verifyReduction(*this, getInput(), getAxisNames());
-}
-
-LogicalResult PminOp::verify() {
-  return verifyReduction(*this, getInput(), getAxisNames());
-}
-
-LogicalResult PmeanOp::verify() {
-  if (failed(verifyReduction(*this, getInput(), getAxisNames())))
-    return failure();
-  Type elementType = getElementTypeOrSelf(getInput().getType());
-  if (!isa<FloatType>(elementType))
-    return emitOpError() << "needs a floating-point operand, got element type "
-                         << elementType
-                         << "; for integers use 'spmd.psum' and divide";
-  return success();
-}
-
 LogicalResult AllGatherOp::verify() {
   FailureOr<int64_t> groupSize = verifyAxisNames(*this, getAxisNames());
-  if (failed(groupSize) ||
-      failed(verifyDeviceValueType(*this, getInput().getType(), "operand",
-                                   /*allowI1=*/true)))
+  if (failed(groupSize))
     return failure();
 
   Type inputType = getInput().getType();

@@ -173,6 +173,26 @@ def SPMD_YieldOp : SPMD_Op<"yield", [
 // Collectives
 //===----------------------------------------------------------------------===//
 
+// The values that collectives exchange: the runtime's element types
+// (pcc/Runtime/RuntimeABI.def, which the predicates read), statically shaped.
+def SPMD_ReducibleElement
+    : Type<CPred<"::pcc::spmd::isSupportedElementType($_self)">,
+           "i8, i16, i32, i64, f16, bf16, f32 or f64">;
+def SPMD_GatherableElement
+    : Type<CPred<"::pcc::spmd::isSupportedElementType($_self, "
+                 "/*allowI1=*/true)">,
+           "i8, i16, i32, i64, f16, bf16, f32, f64 or i1">;
+def SPMD_ReducibleValue
+    : AnyTypeOf<[SPMD_ReducibleElement,
+                 StaticShapeTensorOf<[SPMD_ReducibleElement]>],
+                "a scalar or statically shaped tensor of i8, i16, i32, i64, "
+                "f16, bf16, f32 or f64">;
+def SPMD_GatherableValue
+    : AnyTypeOf<[SPMD_GatherableElement,
+                 StaticShapeTensorOf<[SPMD_GatherableElement]>],
+                "a scalar or statically shaped tensor of i8, i16, i32, i64, "
+                "f16, bf16, f32, f64 or i1">;
+
 class SPMD_ReductionOp<string mnemonic, string jaxName, string what,
                        string before, string after, string note>
     : SPMD_Op<mnemonic, [Pure, SameOperandsAndResultType,
@@ -200,12 +220,23 @@ class SPMD_ReductionOp<string mnemonic, string jaxName, string what,
     identical on every device, and the same on every run.
 
     }] # note;
-  let arguments = (ins AnyType:$input, StrArrayAttr:$axis_names);
-  let results = (outs AnyType:$result);
+  let arguments = (ins SPMD_ReducibleValue:$input,
+                       StrArrayAttr:$axis_names);
+  let results = (outs SPMD_ReducibleValue:$result);
   let assemblyFormat = [{
     $input `over` custom<AxisNames>($axis_names) attr-dict `:` type($input)
   }];
+  // Every reduction checks its axes alike (pmean adds its own rule).
   let hasVerifier = 1;
+  code extraVerification = "";
+  let extraClassDefinition = [{
+    ::mlir::LogicalResult $cppClass::verify() {
+      if (::mlir::failed(verifyAxisNames(*this, getAxisNames())))
+        return ::mlir::failure();
+      }] # extraVerification # [{
+      return ::mlir::success();
+    }
+  }];
 }
 
 def SPMD_PsumOp : SPMD_ReductionOp<"psum", "psum", "Sum",
@@ -219,7 +250,15 @@ def SPMD_PmeanOp : SPMD_ReductionOp<"pmean", "pmean", "Mean",
     "d0: 2.5  d1: 2.5  d2: 2.5  d3: 2.5",
     "The mean is the sum divided by the number of devices in the group, so "
     "`pmean` takes floating-point operands only; for integers use "
-    "`spmd.psum` and divide.">;
+    "`spmd.psum` and divide."> {
+  let extraVerification = [{
+    ::mlir::Type elementType = ::mlir::getElementTypeOrSelf(getInput());
+    if (!::mlir::isa<::mlir::FloatType>(elementType))
+      return emitOpError() << "needs a floating-point operand, got element "
+                              "type " << elementType
+                           << "; for integers use 'spmd.psum' and divide";
+  }];
+}
 
 def SPMD_PmaxOp : SPMD_ReductionOp<"pmax", "pmax", "Maximum",
     "d0: 1   d1: 7   d2: 3   d3: 4",
@@ -262,7 +301,7 @@ def SPMD_AllGatherOp : SPMD_Op<"all_gather", [
     the reductions take, and also `i1`. The written result type must be the
     one that follows from `axis` and `tiled`.
   }];
-  let arguments = (ins AnyType:$input, StrArrayAttr:$axis_names,
+  let arguments = (ins SPMD_GatherableValue:$input, StrArrayAttr:$axis_names,
                        DefaultValuedAttr<I64Attr, "0">:$axis,
                        UnitAttr:$tiled);
   let results = (outs AnyRankedTensor:$result);
