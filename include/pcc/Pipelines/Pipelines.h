@@ -20,30 +20,27 @@ class OpPassManager;
 
 namespace pcc {
 
-/// Options of the host (cpu) backend pipeline.
-struct CpuPipelineOptions
-    : public mlir::PassPipelineOptions<CpuPipelineOptions> {
-  PassOptions::Option<std::string> entry{*this, "entry",
-                                         llvm::cl::desc("The entry function"),
-                                         llvm::cl::init("main")};
-  PassOptions::Option<int64_t> memoryLimit{
+/// The options both backends' pipelines take.
+template <typename Derived>
+struct CommonPipelineOptions : public mlir::PassPipelineOptions<Derived> {
+  using Base = mlir::PassPipelineOptions<Derived>;
+  typename Base::template Option<std::string> entry{
+      *this, "entry", llvm::cl::desc("The entry function"),
+      llvm::cl::init("main")};
+  typename Base::template Option<int64_t> memoryLimit{
       *this, "memory-limit",
       llvm::cl::desc("Reject a program with a value of more bytes than this "
                      "(pcc run's --memory-limit; 0: no limit)"),
       llvm::cl::init(0)};
 };
 
+/// Options of the host (cpu) backend pipeline.
+struct CpuPipelineOptions : public CommonPipelineOptions<CpuPipelineOptions> {
+};
+
 /// Options of the cuda backend pipeline.
 struct CudaPipelineOptions
-    : public mlir::PassPipelineOptions<CudaPipelineOptions> {
-  PassOptions::Option<std::string> entry{*this, "entry",
-                                         llvm::cl::desc("The entry function"),
-                                         llvm::cl::init("main")};
-  PassOptions::Option<int64_t> memoryLimit{
-      *this, "memory-limit",
-      llvm::cl::desc("Reject a program with a value of more bytes than this "
-                     "(pcc run's --memory-limit; 0: no limit)"),
-      llvm::cl::init(0)};
+    : public CommonPipelineOptions<CudaPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("The GPU architecture of the cubin"),
       llvm::cl::init("sm_90")};

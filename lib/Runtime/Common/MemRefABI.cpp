@@ -21,6 +21,8 @@
 #include <cstring>
 #include <vector>
 
+using namespace pcc::runtime;
+
 namespace {
 /// A memref's elements as one contiguous run, in row-major order: the
 /// memref's own memory when its layout is contiguous (as for every buffer of
@@ -106,6 +108,49 @@ const char *siteText(const pcc_unranked_memref *site) {
   std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
   return aligned + offset;
 }
+
+/// A collective's operands as generated code passes them, unpacked for the
+/// runtime: the grid's dims, the input and output runs, the call site for
+/// the runtime's checks, and the GPU platform if the calling thread runs one
+/// of its devices.
+struct CollectiveOperands {
+  CollectiveOperands(pcc_unranked_memref *grid, pcc_unranked_memref *site,
+                     pcc_unranked_memref *in, pcc_unranked_memref *out,
+                     size_t elementSize)
+      : dims(grid, sizeof(int64_t), false), input(in, elementSize, false),
+        output(out, elementSize, true),
+        scope(siteText(site), input.shapeHash()) {
+    const GpuPlatform *platform = activeGpuPlatform();
+    if (platform && platform->isDeviceThread())
+      gpu = platform;
+  }
+  const int64_t *gridDims() const {
+    return reinterpret_cast<const int64_t *>(dims.data);
+  }
+
+  Buffer dims, input, output;
+  CallSiteScope scope;
+  const GpuPlatform *gpu = nullptr;
+};
+
+void allGather(int64_t device, pcc_unranked_memref *grid, int64_t mask,
+               pcc_unranked_memref *site, pcc_unranked_memref *in,
+               pcc_unranked_memref *out, int32_t dtype, size_t elementSize) {
+  CollectiveOperands o(grid, site, in, out, elementSize);
+  (o.gpu ? o.gpu->allGather : pcc_all_gather)(
+      device, o.dims.count, o.gridDims(), mask, dtype, o.input.data,
+      o.output.data, o.input.count);
+}
+
+void allReduce(int64_t device, pcc_unranked_memref *grid, int64_t mask,
+               int32_t reduction, pcc_unranked_memref *site,
+               pcc_unranked_memref *in, pcc_unranked_memref *out,
+               int32_t dtype, size_t elementSize) {
+  CollectiveOperands o(grid, site, in, out, elementSize);
+  (o.gpu ? o.gpu->allReduce : pcc_all_reduce)(
+      device, o.dims.count, o.gridDims(), mask, reduction, dtype,
+      o.input.data, o.output.data, o.input.count);
+}
 } // namespace
 
 #define PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)               \
@@ -113,36 +158,15 @@ const char *siteText(const pcc_unranked_memref *site) {
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       pcc_unranked_memref *site, pcc_unranked_memref *in,                      \
       pcc_unranked_memref *out) {                                             \
-    Buffer dims(grid, sizeof(int64_t), false);                                 \
-    Buffer input(in, elementSize, false);                                      \
-    Buffer output(out, elementSize, true);                                     \
-    pcc::runtime::CallSiteScope scope(siteText(site), input.shapeHash());      \
-    auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
-    const pcc::runtime::GpuPlatform *gpu = pcc::runtime::activeGpuPlatform(); \
-    if (gpu && gpu->isDeviceThread())                                          \
-      gpu->allGather(device, dims.count, gridDims, axes_mask, dtype,           \
-                     input.data, output.data, input.count);                    \
-    else                                                                       \
-      pcc_all_gather(device, dims.count, gridDims, axes_mask, dtype,           \
-                     input.data, output.data, input.count);                    \
+    allGather(device, grid, axes_mask, site, in, out, dtype, elementSize);     \
   }
 #define PCC_DEFINE_MEMREF_ALL_REDUCE(suffix, dtype, elementSize)               \
   void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       int32_t reduction, pcc_unranked_memref *site, pcc_unranked_memref *in,   \
       pcc_unranked_memref *out) {                                             \
-    Buffer dims(grid, sizeof(int64_t), false);                                 \
-    Buffer input(in, elementSize, false);                                      \
-    Buffer output(out, elementSize, true);                                     \
-    pcc::runtime::CallSiteScope scope(siteText(site), input.shapeHash());      \
-    auto *gridDims = reinterpret_cast<const int64_t *>(dims.data);             \
-    const pcc::runtime::GpuPlatform *gpu = pcc::runtime::activeGpuPlatform(); \
-    if (gpu && gpu->isDeviceThread())                                          \
-      gpu->allReduce(device, dims.count, gridDims, axes_mask, reduction,       \
-                     dtype, input.data, output.data, input.count);             \
-    else                                                                       \
-      pcc_all_reduce(device, dims.count, gridDims, axes_mask, reduction,       \
-                     dtype, input.data, output.data, input.count);             \
+    allReduce(device, grid, axes_mask, reduction, site, in, out, dtype,        \
+              elementSize);                                                    \
   }
 
 #define PCC_DEFINE_ALL_REDUCE_IF_0(suffix, dtype, elementSize)
