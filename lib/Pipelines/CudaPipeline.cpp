@@ -53,6 +53,7 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   // them (the canonicalizer hoisted them out of the launches).
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
+  pm.addPass(pcc::createPCCNameKernels());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(pcc::createPCCLowerRuntimeCalls());

@@ -84,7 +84,9 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
 
 void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
   // Math ops on f32/f64 become libm calls (erf, tan, atan2, ... have no LLVM
-  // intrinsic); pcc-verify-closed allows exactly those functions.
+  // intrinsic); pcc-verify-closed allows exactly those functions. The three
+  // that neither libm nor LLVM take as they are are expanded first.
+  pm.addPass(pcc::createPCCExpandMath());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

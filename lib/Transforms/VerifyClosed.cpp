@@ -59,16 +59,25 @@ static bool isAllowedExternal(StringRef name) {
 /// machine's memory, and far from where sizes in bytes overflow.
 static constexpr int64_t kMaxValueBytes = int64_t(1) << 48;
 
+/// Whether pcc compiles values of element type `type` in tensors and
+/// buffers: integers, index and floats (complex and vector elements are not
+/// lowered).
+static bool isSupportedElement(Type type) {
+  return type.isIntOrIndexOrFloat();
+}
+
 /// The bytes a value of `type` takes if it is statically shaped (0 if not
 /// shaped or dynamic), or nullopt if that is more than kMaxValueBytes: a
 /// huge static shape would otherwise reach the allocator, or wrap around in
-/// the allocation size and write out of bounds.
+/// the allocation size and write out of bounds. The element type must be
+/// supported.
 static std::optional<int64_t> getStaticBytes(Type type) {
   auto shaped = dyn_cast<ShapedType>(type);
   if (!shaped || !shaped.hasStaticShape())
     return 0;
-  int64_t bytes =
-      std::max<int64_t>(1, (shaped.getElementTypeBitWidth() + 7) / 8);
+  Type element = shaped.getElementType();
+  unsigned bits = element.isIndex() ? 64 : element.getIntOrFloatBitWidth();
+  int64_t bytes = std::max<int64_t>(1, (bits + 7) / 8);
   for (int64_t size : shaped.getShape())
     if (llvm::MulOverflow(bytes, size, bytes) || bytes > kMaxValueBytes)
       return std::nullopt;
@@ -80,6 +89,13 @@ static std::optional<int64_t> getStaticBytes(Type type) {
 /// compute into its buffer would repeat it.
 static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
   auto checkType = [&](Type type) -> LogicalResult {
+    if (auto shaped = dyn_cast<ShapedType>(type);
+        shaped && !isSupportedElement(shaped.getElementType()))
+      return op->emitError()
+             << "the type " << type << " has elements of type "
+             << shaped.getElementType()
+             << ", which pcc does not support (integers, index and floats "
+                "only)";
     if (getStaticBytes(type))
       return success();
     return op->emitError() << "the type " << type

@@ -84,3 +84,36 @@ func.func @huge_result() {
   %e = tensor.empty() : tensor<4611686018427387904x4xf32>
   return
 }
+
+// -----
+
+// Index elements are sized like i64 (they used to crash the size check).
+func.func @index_elements() -> tensor<2xi64> {
+  %c = arith.constant dense<[5, 6]> : tensor<2xindex>
+  %r = arith.index_cast %c : tensor<2xindex> to tensor<2xi64>
+  return %r : tensor<2xi64>
+}
+
+// -----
+
+// Element types pcc does not lower are located errors, wherever they appear.
+func.func @complex_elements() {
+  // expected-error @+1 {{the type 'tensor<2xcomplex<f32>>' has elements of type 'complex<f32>', which pcc does not support (integers, index and floats only)}}
+  %e = tensor.empty() : tensor<2xcomplex<f32>>
+  return
+}
+
+// -----
+
+func.func @vector_elements() {
+  // expected-error @+1 {{the type 'tensor<2xvector<4xf32>>' has elements of type 'vector<4xf32>', which pcc does not support}}
+  %e = tensor.empty() : tensor<2xvector<4xf32>>
+  return
+}
+
+// -----
+
+// expected-error @+1 {{the type 'tensor<3xcomplex<f64>>' has elements of type 'complex<f64>'}}
+func.func @complex_argument(%x: tensor<3xcomplex<f64>>) {
+  return
+}

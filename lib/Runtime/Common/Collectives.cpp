@@ -387,9 +387,15 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
   });
   // Every member compares every fingerprint with its own, so that if any
   // differs, all of them stop here and none reads a peer's buffer.
+  // The call sites must agree too: two sites of the same kind and type meet
+  // only when devices took different paths, which the program's static
+  // check did not see (a value that varies between devices, passed through
+  // memory), and summing one site's values with another's would be a wrong
+  // answer. A site is a constant of the program, the same address in every
+  // device (null for direct calls of the C ABI).
   for (int64_t rank = 0; rank < pos.size; ++rank) {
     const Announcement &peer = announced[rank];
-    if (peer.fingerprint == fingerprint)
+    if (peer.fingerprint == fingerprint && peer.site == self.site)
       continue;
     int64_t peerDevice =
         memberDevice(int64_t(slot.dims.size()), slot.dims.data(), slot.mask,

@@ -84,6 +84,18 @@ def PCCCollapseParallelLoops : Pass<"pcc-collapse-parallel-loops",
                            "mlir::scf::SCFDialect"];
 }
 
+def PCCNameKernels : Pass<"pcc-name-kernels", "mlir::ModuleOp"> {
+  let summary = "Give outlined kernels names that PTX accepts";
+  let description = [{
+    `gpu-kernel-outlining` names a kernel and its `gpu.module` after the
+    function it came from, `@u.main` for a program's `@main`
+    (`pcc-rename-user-symbols`), and PTX names may not hold a `.`. This pass
+    replaces every `.` in the names of kernel modules and kernels with `_`
+    (adding a number where that name is taken), and updates every
+    `gpu.launch_func`.
+  }];
+}
+
 def PCCScopeKernelLaunches : Pass<"pcc-scope-kernel-launches",
                                    "mlir::ModuleOp"> {
   let summary = "Free each kernel launch's argument slots when it returns";

@@ -1,0 +1,62 @@
+//===- ExpandMath.cpp - math ops that nothing downstream lowers -----------===//
+//
+// math.rsqrt and math.fpowi through upstream's expansions, math.copysign as
+// bit operations; see the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace pcc {
+#define GEN_PASS_DEF_PCCEXPANDMATH
+#include "pcc/Transforms/Passes.h.inc"
+} // namespace pcc
+
+using namespace mlir;
+
+namespace {
+/// copysign(x, y): the bits of x but its sign, or'ed with the sign of y.
+struct ExpandCopySign : public OpRewritePattern<math::CopySignOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(math::CopySignOp op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<FloatType>(op.getType());
+    if (!type)
+      return failure();
+    Location loc = op.getLoc();
+    IntegerType bits = rewriter.getIntegerType(type.getWidth());
+    APInt signBit = APInt::getSignMask(type.getWidth());
+    auto constant = [&](const APInt &value) {
+      return arith::ConstantOp::create(rewriter, loc, bits,
+                                       rewriter.getIntegerAttr(bits, value));
+    };
+    Value magnitude = arith::AndIOp::create(
+        rewriter, loc, arith::BitcastOp::create(rewriter, loc, bits, op.getLhs()),
+        constant(~signBit));
+    Value sign = arith::AndIOp::create(
+        rewriter, loc, arith::BitcastOp::create(rewriter, loc, bits, op.getRhs()),
+        constant(signBit));
+    Value result = arith::OrIOp::create(rewriter, loc, magnitude, sign);
+    rewriter.replaceOpWithNewOp<arith::BitcastOp>(op, type, result);
+    return success();
+  }
+};
+
+struct PCCExpandMathPass
+    : public pcc::impl::PCCExpandMathBase<PCCExpandMathPass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    math::populateExpansionPatterns(patterns, {"rsqrt", "fpowi"});
+    patterns.add<ExpandCopySign>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

@@ -1,0 +1,39 @@
+// RUN: pcc-opt %s --pcc-expand-math | FileCheck %s
+
+// CHECK-LABEL: func @rsqrt
+// CHECK: %[[S:.*]] = math.sqrt %arg0 : f32
+// CHECK: arith.divf %{{.*}}, %[[S]] : f32
+// CHECK-NOT: math.rsqrt
+func.func @rsqrt(%x: f32) -> f32 {
+  %r = math.rsqrt %x : f32
+  return %r : f32
+}
+
+// CHECK-LABEL: func @copysign
+// CHECK: %[[X:.*]] = arith.bitcast %arg0 : f64 to i64
+// CHECK: %[[M:.*]] = arith.andi %[[X]], %c9223372036854775807_i64
+// CHECK: %[[Y:.*]] = arith.bitcast %arg1 : f64 to i64
+// CHECK: %[[SIGN:.*]] = arith.andi %[[Y]], %c-9223372036854775808_i64
+// CHECK: %[[R:.*]] = arith.ori %[[M]], %[[SIGN]] : i64
+// CHECK: arith.bitcast %[[R]] : i64 to f64
+func.func @copysign(%x: f64, %y: f64) -> f64 {
+  %r = math.copysign %x, %y : f64
+  return %r : f64
+}
+
+// CHECK-LABEL: func @copysign_bf16
+// CHECK: arith.bitcast %arg0 : bf16 to i16
+// CHECK: arith.bitcast %{{.*}} : i16 to bf16
+func.func @copysign_bf16(%x: bf16, %y: bf16) -> bf16 {
+  %r = math.copysign %x, %y : bf16
+  return %r : bf16
+}
+
+// CHECK-LABEL: func @fpowi
+// CHECK: %[[F:.*]] = arith.sitofp %arg1 : i32 to f32
+// CHECK: math.powf %arg0, %[[F]] : f32
+// CHECK-NOT: math.fpowi
+func.func @fpowi(%x: f32, %n: i32) -> f32 {
+  %r = math.fpowi %x, %n : f32, i32
+  return %r : f32
+}
