@@ -1,14 +1,13 @@
 // Device 0 takes one branch, device 1 the other: the condition is the
-// device index, passed through a buffer, which the verifier does not
-// follow. The two psums have the same kind, type and shape; the runtime
-// must still stop them meeting (their call sites differ).
+// device index, passed through a buffer. The verifier must see it; past the
+// verifier, the two psums have the same kind, type and shape, and the
+// runtime must still stop them meeting (their call sites differ).
 func.func @main(%a: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %r = spmd.pmap "i" (%x = %a : tensor<2x4xf32>) -> (tensor<2x4xf32>) {
     %k = spmd.axis_index "i" : index
     %ki = arith.index_cast %k : index to i32
     %kf = arith.sitofp %ki : i32 to f32
-    // The device's index, through memory: the uniformity analysis does not
-    // follow values into buffers.
+    // The device's index, through memory.
     %zero = arith.constant 0.0 : f32
     %t = tensor.empty() : tensor<f32>
     %t0 = linalg.fill ins(%zero : f32) outs(%t : tensor<f32>) -> tensor<f32>

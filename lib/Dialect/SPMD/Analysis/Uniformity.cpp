@@ -4,7 +4,9 @@
 // the set of axes along which it may differ between devices: axis_index and
 // mapped block arguments start the sets, collectives remove the axes they
 // reduce over, every other op unions its operands, and region ops add the
-// axes of their control (condition, loop bounds) to their results. Loops feed
+// axes of their control (condition, loop bounds) to their results. Values
+// that pass through memory are followed coarsely: a read of memory varies
+// along every axis that any write in the pmaps varies along. Loops feed
 // values back into their bodies, so the walk repeats until nothing changes;
 // the sets only grow and are bounded by the axes in scope, so it ends.
 //
@@ -13,6 +15,7 @@
 #include "pcc/Dialect/SPMD/Analysis/Uniformity.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/CommandLine.h"
 
 using namespace mlir;
@@ -99,6 +102,14 @@ AxisSet UniformityAnalysis::getControlAxes(Operation *op) const {
   return getOperandAxes(op->getOperands());
 }
 
+AxisSet UniformityAnalysis::getEnclosingControlAxes(Operation *op) const {
+  AxisSet axes;
+  for (Operation *parent = op->getParentOp(); parent;
+       parent = parent->getParentOp())
+    unite(axes, getControlAxes(parent));
+  return axes;
+}
+
 void UniformityAnalysis::visitRegions(Operation *op) {
   for (Region &region : op->getRegions())
     for (Block &block : region)
@@ -145,6 +156,25 @@ void UniformityAnalysis::visit(Operation *op) {
       join(result, axes);
     return;
   }
+
+  // Memory: whatever a write's operands vary along, reads may see.
+  // (Structured ops such as linalg.fill on a buffer have a region too.)
+  bool unknownEffects =
+      !isa<MemoryEffectOpInterface>(op) &&
+      !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+      !isMemoryEffectFree(op);
+  if (unknownEffects || hasEffect<MemoryEffects::Write>(op)) {
+    AxisSet written = getOperandAxes(op->getOperands());
+    unite(written, getEnclosingControlAxes(op));
+    size_t before = memoryAxes.size();
+    unite(memoryAxes, written);
+    changed |= memoryAxes.size() != before;
+  }
+  // bufferization.to_tensor reads its buffer, though it declares no effect.
+  if (unknownEffects || hasEffect<MemoryEffects::Read>(op) ||
+      op->getName().getStringRef() == "bufferization.to_tensor")
+    for (Value result : op->getResults())
+      join(result, memoryAxes);
 
   if (op->getNumRegions() == 0) {
     AxisSet axes = getOperandAxes(op->getOperands());

@@ -46,8 +46,15 @@ private:
   /// Adds `axes` to what `value` varies along; notes whether that changed.
   void join(mlir::Value value, llvm::ArrayRef<mlir::StringAttr> axes);
   AxisSet getOperandAxes(mlir::ValueRange values) const;
+  /// The control axes of every region op around `op`.
+  AxisSet getEnclosingControlAxes(mlir::Operation *op) const;
 
   llvm::DenseMap<mlir::Value, AxisSet> varyingAxes;
+  /// What memory written inside the pmaps may vary along: values do not
+  /// carry their axes into buffers, so every read of memory gets all the
+  /// axes of every write (a buffer filled with the device's index, then
+  /// read back, varies along its axis).
+  AxisSet memoryAxes;
   bool changed = false;
 };
 
