@@ -9,7 +9,6 @@
 
 #include "pcc/Runtime/pcc_runtime.h"
 
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -17,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <sstream>
 
 using namespace pcc::host;
@@ -326,30 +326,30 @@ std::vector<Array> EntryCall::results() const {
 }
 
 /// `mkdir -p`, recording in `created` the directories it made (outermost
-/// first).
+/// first), so that a failed save can remove them again.
 static bool createDirectories(const std::string &dir,
                               std::vector<std::string> &created,
                               std::string &error) {
-  auto fail = [&](const char *reason) {
+  namespace fs = std::filesystem;
+  auto fail = [&](const std::string &reason) {
     error = "cannot create the directory '" + dir +
             "' for --save-results: " + reason;
     return false;
   };
-  for (size_t end = 0; end != std::string::npos;) {
-    end = dir.find('/', end + 1);
-    std::string prefix = dir.substr(0, end);
-    if (prefix.empty())
-      continue;
-    if (mkdir(prefix.c_str(), 0777) == 0) {
-      created.push_back(prefix);
-      continue;
-    }
-    struct stat status;
-    if (errno != EEXIST)
-      return fail(std::strerror(errno));
-    if (stat(prefix.c_str(), &status) != 0 || !S_ISDIR(status.st_mode))
-      return fail(std::strerror(ENOTDIR));
+  std::error_code ec;
+  std::vector<fs::path> missing;
+  for (fs::path path = dir; !path.empty() && !fs::exists(path, ec);
+       path = path.parent_path()) {
+    missing.push_back(path);
+    if (path == path.parent_path())
+      break;
   }
+  if (!fs::create_directories(dir, ec) && ec)
+    return fail(ec.message());
+  if (!fs::is_directory(dir, ec))
+    return fail(std::strerror(ENOTDIR));
+  for (auto it = missing.rbegin(); it != missing.rend(); ++it)
+    created.push_back(it->string());
   return true;
 }
 
