@@ -107,6 +107,8 @@ void pcc::registerPipelines() {
   bufferization::registerBufferizationPipelines();
   memref::registerExpandStridedMetadataPass();
   registerConvertBufferizationToMemRefPass();
+  registerConvertMathToFuncs();
+  registerConvertMathToLLVMPass();
   registerConvertMathToLibmPass();
   registerLowerAffinePass();
   registerSCFToControlFlowPass();

@@ -12,6 +12,8 @@
 #include "pcc/Codegen/CUDA/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -83,10 +85,16 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
 }
 
 void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
-  // Math ops on f32/f64 become libm calls (erf, tan, atan2, ... have no LLVM
-  // intrinsic); pcc-verify-closed allows exactly those functions. The three
-  // that neither libm nor LLVM take as they are are expanded first.
+  // Math ops: the three that neither libm nor LLVM take as they are are
+  // expanded, integer powers become functions of the program, what LLVM
+  // has an intrinsic for becomes the intrinsic (fabs, ctlz, is.fpclass,
+  // exp, ...; log1p exact, not approximated), and the rest libm calls (erf,
+  // tan, atan2, ...), which pcc-verify-closed allows by name.
   pm.addPass(pcc::createPCCExpandMath());
+  pm.addPass(createConvertMathToFuncs());
+  ConvertMathToLLVMPassOptions mathToLLVM;
+  mathToLLVM.approximateLog1p = false;
+  pm.addPass(createConvertMathToLLVMPass(mathToLLVM));
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());

@@ -49,12 +49,51 @@ struct ExpandCopySign : public OpRewritePattern<math::CopySignOp> {
   }
 };
 
+/// The two float classifications that LLVM's intrinsic lowering lacks, as
+/// ordered comparisons of the magnitude (false for NaN): isinf(x) is
+/// |x| == inf, isnormal(x) is smallest normal <= |x| < inf.
+template <typename Op>
+struct ExpandClassification : public OpRewritePattern<Op> {
+  using OpRewritePattern<Op>::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(Op op,
+                                PatternRewriter &rewriter) const override {
+    auto type = dyn_cast<FloatType>(op.getOperand().getType());
+    if (!type)
+      return failure();
+    Location loc = op.getLoc();
+    auto constant = [&](const APFloat &value) {
+      return arith::ConstantOp::create(rewriter, loc, type,
+                                       rewriter.getFloatAttr(type, value));
+    };
+    const llvm::fltSemantics &semantics = type.getFloatSemantics();
+    Value magnitude = math::AbsFOp::create(rewriter, loc, op.getOperand());
+    Value infinity = constant(APFloat::getInf(semantics));
+    Value result;
+    if constexpr (std::is_same_v<Op, math::IsInfOp>) {
+      result = arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OEQ,
+                                     magnitude, infinity);
+    } else {
+      Value smallest = constant(APFloat::getSmallestNormalized(semantics));
+      result = arith::AndIOp::create(
+          rewriter, loc,
+          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OGE,
+                                magnitude, smallest),
+          arith::CmpFOp::create(rewriter, loc, arith::CmpFPredicate::OLT,
+                                magnitude, infinity));
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
 struct PCCExpandMathPass
     : public pcc::impl::PCCExpandMathBase<PCCExpandMathPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     math::populateExpansionPatterns(patterns, {"rsqrt", "fpowi"});
-    patterns.add<ExpandCopySign>(&getContext());
+    patterns.add<ExpandCopySign, ExpandClassification<math::IsInfOp>,
+                 ExpandClassification<math::IsNormalOp>>(&getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

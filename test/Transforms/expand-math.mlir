@@ -37,3 +37,18 @@ func.func @fpowi(%x: f32, %n: i32) -> f32 {
   %r = math.fpowi %x, %n : f32, i32
   return %r : f32
 }
+
+// CHECK-LABEL: func @classify
+// CHECK: %[[A:.*]] = math.absf %arg0 : f32
+// CHECK: arith.cmpf oeq, %[[A]], %cst{{.*}} : f32
+// CHECK: %[[B:.*]] = math.absf %arg0 : f32
+// CHECK-DAG: %[[GE:.*]] = arith.cmpf oge, %[[B]], %cst{{.*}} : f32
+// CHECK-DAG: %[[LT:.*]] = arith.cmpf olt, %[[B]], %cst{{.*}} : f32
+// CHECK: arith.andi %[[GE]], %[[LT]] : i1
+// CHECK-NOT: math.isinf
+// CHECK-NOT: math.isnormal
+func.func @classify(%x: f32) -> (i1, i1) {
+  %i = math.isinf %x : f32
+  %n = math.isnormal %x : f32
+  return %i, %n : i1, i1
+}

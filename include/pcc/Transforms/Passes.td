@@ -127,18 +127,22 @@ def PCCDefineIntegerDivision : Pass<"pcc-define-integer-division"> {
 def PCCExpandMath : Pass<"pcc-expand-math"> {
   let summary = "Expand the math ops that libm and LLVM take in no form";
   let description = [{
-    `convert-math-to-libm` and LLVM's code generation leave three ops of the
-    math dialect without a lowering: `math.rsqrt` (libm has no `rsqrtf`),
-    `math.fpowi` and `math.copysign` (their intrinsics become calls of
-    compiler-rt, which the JIT does not provide). This pass expands them into
-    what the rest of the pipeline takes, before the math ops are lowered:
+    `convert-math-to-libm`, `convert-math-to-llvm` and LLVM's code
+    generation leave some ops of the math dialect without a lowering:
+    `math.rsqrt` (libm has no `rsqrtf`), `math.fpowi` and `math.copysign`
+    (their intrinsics can become calls of compiler-rt, which the JIT does not
+    provide), `math.isinf` and `math.isnormal` (no lowering upstream). This
+    pass expands them into what the rest of the pipeline takes, before the
+    math ops are lowered:
 
     - `math.rsqrt %x` becomes `1 / math.sqrt %x` (correctly rounded square
       root, then division, as NumPy computes `1 / np.sqrt(x)`);
     - `math.fpowi %x, %n` becomes multiplications for a constant `%n`, else
       `math.powf %x, sitofp %n` (NumPy's `x ** n` on floats);
     - `math.copysign %x, %y` becomes bit operations: the magnitude's bits of
-      `%x` with the sign bit of `%y`, for every float type.
+      `%x` with the sign bit of `%y`, for every float type;
+    - `math.isinf %x` becomes `|x| == inf`, and `math.isnormal %x`
+      `smallest normal <= |x| < inf` (both false for NaN).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect"];
