@@ -543,6 +543,50 @@ bool readNpyFromMemory(const uint8_t *bytes, size_t size, Array &out,
   return true;
 }
 
+/// The most bytes a .npy header may declare (NumPy's own limit is 10,000
+/// unless told otherwise).
+constexpr uint64_t kMaxHeaderLength = uint64_t(1) << 20;
+
+/// How many bytes of a .npy file that starts with `bytes` parseNpy reads: 0
+/// while the header is incomplete, and no more than `size` once the prefix
+/// is known to be invalid (parseNpy then says why). What follows is never
+/// read, so an endless input (/dev/zero, a pipe) costs no more than the
+/// array its header declares.
+static size_t getNpyBytesNeeded(const uint8_t *bytes, size_t size) {
+  if (size < kMagicSize + 2)
+    return 0;
+  if (std::memcmp(bytes, kMagic, kMagicSize) != 0 || bytes[6] < 1 ||
+      bytes[6] > 3)
+    return size;
+  size_t lengthSize = bytes[6] == 1 ? 2 : 4;
+  size_t headerStart = kMagicSize + 2 + lengthSize;
+  if (size < headerStart)
+    return 0;
+  uint64_t headerLength = 0;
+  for (size_t i = 0; i < lengthSize; ++i)
+    headerLength |= uint64_t(bytes[kMagicSize + 2 + i]) << (8 * i);
+  if (headerLength > kMaxHeaderLength)
+    return size;
+  if (size - headerStart < headerLength)
+    return 0;
+  Array header;
+  std::string ignored;
+  if (!parseHeader(std::string(reinterpret_cast<const char *>(bytes +
+                                                              headerStart),
+                               size_t(headerLength)),
+                   header, ignored))
+    return size;
+  uint64_t total = headerStart + headerLength;
+  uint64_t data = dtypeSize(header.dtype);
+  for (int64_t d : header.shape)
+    if (__builtin_mul_overflow(data, uint64_t(d), &data))
+      return size;
+  if (__builtin_add_overflow(total, data, &total) ||
+      total > std::numeric_limits<size_t>::max())
+    return size;
+  return size_t(total);
+}
+
 bool readNpy(const std::string &path, Array &out, std::string &error) {
   std::unique_ptr<FILE, int (*)(FILE *)> file(std::fopen(path.c_str(), "rb"),
                                               &std::fclose);
@@ -565,11 +609,19 @@ bool readNpy(const std::string &path, Array &out, std::string &error) {
     if (!ec && size < uintmax_t(1) << 40)
       bytes.reserve(size_t(size));
   }
+  // Up to what the header declares, and not past it.
   uint8_t buffer[1 << 16];
   for (;;) {
-    size_t n = std::fread(buffer, 1, sizeof buffer, file.get());
+    size_t want = sizeof buffer;
+    size_t needed = getNpyBytesNeeded(bytes.data(), bytes.size());
+    if (needed) {
+      if (bytes.size() >= needed)
+        break;
+      want = std::min(want, needed - bytes.size());
+    }
+    size_t n = std::fread(buffer, 1, want, file.get());
     bytes.insert(bytes.end(), buffer, buffer + n);
-    if (n < sizeof buffer)
+    if (n < want)
       break;
   }
   if (std::ferror(file.get())) {

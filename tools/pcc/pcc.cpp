@@ -147,6 +147,56 @@ bool applyRunOptions() {
   return true;
 }
 
+/// The largest program pcc reads from something other than a regular file
+/// (a pipe, a device): such input may never end (/dev/zero).
+constexpr uint64_t kMaxStreamedProgram = uint64_t(256) << 20;
+
+/// The program's text; errors are reported. A regular file is mapped
+/// whole; anything else is read up to kMaxStreamedProgram bytes.
+std::unique_ptr<llvm::MemoryBuffer> readProgram(llvm::StringRef path) {
+  std::string message;
+  llvm::sys::fs::file_status status;
+  if (path != "-" && !llvm::sys::fs::status(path, status) &&
+      status.type() != llvm::sys::fs::file_type::regular_file &&
+      status.type() != llvm::sys::fs::file_type::directory_file) {
+    llvm::Expected<llvm::sys::fs::file_t> file =
+        llvm::sys::fs::openNativeFileForRead(path);
+    if (!file) {
+      reportError(path + ": " + llvm::toString(file.takeError()));
+      return nullptr;
+    }
+    std::string text;
+    char chunk[1 << 16];
+    std::string failure;
+    for (;;) {
+      llvm::Expected<size_t> n = llvm::sys::fs::readNativeFile(
+          *file, llvm::MutableArrayRef<char>(chunk, sizeof chunk));
+      if (!n) {
+        failure = llvm::toString(n.takeError());
+        break;
+      }
+      if (*n == 0)
+        break;
+      text.append(chunk, *n);
+      if (text.size() > kMaxStreamedProgram) {
+        failure = "the program is larger than 256 MiB (read from something "
+                  "other than a regular file, which may never end)";
+        break;
+      }
+    }
+    llvm::sys::fs::closeFile(*file);
+    if (!failure.empty()) {
+      reportError(path + ": " + failure);
+      return nullptr;
+    }
+    return llvm::MemoryBuffer::getMemBufferCopy(text, path);
+  }
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
+  if (!file)
+    reportError(message);
+  return file;
+}
+
 /// Reports phase times on standard error: each compile phase and each run
 /// for --verbose, the total compile time and every run for --repeat.
 class PhaseTimer {
@@ -256,12 +306,9 @@ public:
   /// Parses and verifies the program and finds the entry's signature;
   /// errors are reported.
   LogicalResult parse(llvm::StringRef path, Backend backend) {
-    std::string message;
-    std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(path, &message);
-    if (!file) {
-      reportError(message);
+    std::unique_ptr<llvm::MemoryBuffer> file = readProgram(path);
+    if (!file)
       return failure();
-    }
     sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (!module)
