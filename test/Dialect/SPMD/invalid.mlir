@@ -412,15 +412,6 @@ func.func @axis_index_type() {
   return
 }
 
-// -----
-
-func.func @zero_size_dimension(%a: tensor<4x0xf32>) {
-  // expected-error @+1 {{'spmd.pmap' op mapped operand #0 of type 'tensor<4x0xf32>' has a dimension of size 0, which pcc does not support yet}}
-  spmd.pmap "i" (%x = %a : tensor<4x0xf32>) {
-    spmd.yield
-  }
-  return
-}
 
 // -----
 

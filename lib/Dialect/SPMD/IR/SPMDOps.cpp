@@ -374,10 +374,6 @@ LogicalResult PmapOp::verify() {
                            << input.getType();
     if (failed(verifyDeviceValueType(*this, type, what)))
       return failure();
-    if (llvm::is_contained(type.getShape().drop_front(), 0))
-      return emitOpError() << what << " of type " << type
-                           << " has a dimension of size 0, which pcc does "
-                              "not support yet";
     int64_t leading = type.getDimSize(0);
     if (leading == getAxisSize())
       continue;

@@ -53,6 +53,11 @@ static Value extractLeadingSlice(OpBuilder &builder, Location loc, Value whole,
   for (int64_t size : type.getShape().drop_front())
     sizes.push_back(builder.getIndexAttr(size));
   auto sliceType = cast<RankedTensorType>(PmapOp::getSliceType(type));
+  // A slice with no elements has nothing to read (and slice ops reject an
+  // offset into a dimension of size 0).
+  if (sliceType.getNumElements() == 0)
+    return tensor::EmptyOp::create(builder, loc, sliceType.getShape(),
+                                   sliceType.getElementType());
   return tensor::ExtractSliceOp::create(builder, loc, sliceType, whole, offsets,
                                         sizes, strides);
 }
@@ -336,6 +341,11 @@ void PmapOutliner::writeOutputs(OpBuilder &builder, ValueRange yielded,
       continue;
     }
     auto type = cast<RankedTensorType>(whole.getType());
+    // A result with no elements has nothing to write.
+    if (type.getNumElements() == 0) {
+      written.push_back(whole);
+      continue;
+    }
     int64_t rank = type.getRank();
     SmallVector<OpFoldResult> offsets(rank, builder.getIndexAttr(0));
     SmallVector<OpFoldResult> sizes{builder.getIndexAttr(1)};
