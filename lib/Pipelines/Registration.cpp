@@ -47,6 +47,7 @@
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Tensor/Transforms/RuntimeOpVerification.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVM/NVVM/Target.h"
@@ -79,6 +80,9 @@ void pcc::registerDialects(DialectRegistry &registry) {
   pcc::spmd::registerBufferizableOpInterfaceExternalModels(registry);
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
+  // The run-time checks of the program's tensor ops (extract, insert,
+  // slices, casts; generate-runtime-verification).
+  tensor::registerRuntimeVerifiableOpInterfaceExternalModels(registry);
   // What buffer-results-to-out-params needs to hoist memref.alloc.
   memref::registerAllocationOpInterfaceExternalModels(registry);
   arith::registerConvertArithToLLVMInterface(registry);
@@ -107,6 +111,7 @@ void pcc::registerPipelines() {
   bufferization::registerBufferizationPipelines();
   memref::registerExpandStridedMetadataPass();
   registerConvertBufferizationToMemRefPass();
+  registerGenerateRuntimeVerification();
   registerConvertMathToFuncs();
   registerConvertMathToLLVMPass();
   registerConvertMathToLibmPass();

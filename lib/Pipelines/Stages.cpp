@@ -34,6 +34,16 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   pcc::PCCEntryABIOptions entryOptions;
   entryOptions.entry = entry.str();
   pm.addPass(pcc::createPCCEntryABI(entryOptions));
+  // Indexing the program does at run time (tensor.extract and insert with a
+  // dynamic index, slices with dynamic offsets or sizes) is checked before it
+  // touches memory: a located error, not a read or write out of bounds.
+  // Only the program's own ops exist yet, not the slices pcc makes (correct
+  // by construction). On the cpu backend for now (GPU kernels cannot call
+  // the runtime).
+  if (!cuda) {
+    pm.addPass(createGenerateRuntimeVerificationPass());
+    pm.addPass(pcc::createPCCLowerRuntimeChecks());
+  }
   pm.addPass(pcc::createPCCExpandPmean());
   pm.addPass(pcc::createPCCOutlinePmaps());
   // The cuda backend's collectives need contiguous managed buffers: the

@@ -52,6 +52,27 @@ def PCCLowerCollectives : Pass<"pcc-lower-collectives", "mlir::ModuleOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def PCCLowerRuntimeChecks : Pass<"pcc-lower-runtime-checks",
+                                  "mlir::ModuleOp"> {
+  let summary = "Turn failed run-time checks into a located runtime error";
+  let description = [{
+    After upstream's `generate-runtime-verification` has put a `cf.assert`
+    before each of the program's ops that can go out of bounds at run time
+    (`tensor.extract` or `tensor.insert` with a dynamic index,
+    `tensor.extract_slice` or `tensor.insert_slice` with dynamic offsets or
+    sizes, a `tensor.cast` to a static shape), each assertion becomes a
+    branch to a call of the runtime's `pcc_mlir_check_failed` with a string that
+    names where and what: `prog.mlir:7:10: out-of-bounds access`. The
+    runtime prints it as `pcc runtime error: ...` and ends the process with
+    status 1, from any device thread, instead of reading or writing memory
+    that is not the value's.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::scf::SCFDialect"];
+}
+
 def PCCLowerRuntimeCalls : Pass<"pcc-lower-runtime-calls",
                                  "mlir::ModuleOp"> {
   let summary = "Turn spmd.runtime_call on buffers into func.call";

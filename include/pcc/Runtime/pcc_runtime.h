@@ -139,6 +139,11 @@ typedef struct {
 #undef PCC_DECLARE_ALL_REDUCE_IF_0
 #undef PCC_DECLARE_ALL_REDUCE_IF_1
 
+/// What generated code calls when a run-time check fails (an index out of
+/// bounds, say): prints `pcc runtime error: MESSAGE` (a NUL-terminated i8
+/// buffer naming where and what) and ends the process with status 1.
+void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message);
+
 /// C += A * B for row-major matrices: A is m x k, B is k x n, C is m x n,
 /// with leading dimensions lda, ldb, ldc (elements between rows). Runs on
 /// the calling thread, vectorized for the CPU at hand.

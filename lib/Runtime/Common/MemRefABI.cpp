@@ -169,6 +169,13 @@ void allReduce(int64_t device, pcc_unranked_memref *grid, int64_t mask,
               elementSize);                                                    \
   }
 
+extern "C" void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message) {
+  std::fflush(stdout);
+  std::fprintf(stderr, "pcc runtime error: %s\n", siteText(message));
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
 #define PCC_DEFINE_ALL_REDUCE_IF_0(suffix, dtype, elementSize)
 #define PCC_DEFINE_ALL_REDUCE_IF_1 PCC_DEFINE_MEMREF_ALL_REDUCE
 #define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
