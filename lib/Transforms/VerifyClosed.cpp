@@ -30,6 +30,18 @@ static constexpr llvm::StringLiteral kInputDialects[] = {
     "builtin", "func", "arith",         "math", "tensor",
     "linalg",  "scf",  "bufferization", "spmd"};
 
+/// Ops of the allowed dialects that pcc cannot compile yet, each with what
+/// to write instead: rejected up front, by name, rather than failing deep in
+/// the pipeline.
+static constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral>
+    kUnsupportedOps[] = {
+        {"tensor.gather", "index with tensor.extract in a linalg.generic"},
+        {"tensor.scatter", "write with tensor.insert in an scf.for"},
+        {"tensor.bitcast", "use arith.bitcast on the elements (linalg.map)"},
+        {"linalg.softmax",
+         "write it with linalg ops (exp, a sum reduction, a division)"},
+};
+
 /// The libm functions that convert-math-to-libm emits (each also with an
 /// `f` suffix, for f32).
 static constexpr llvm::StringLiteral kMathFunctions[] = {
@@ -143,6 +155,10 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
              << "the attribute '" << attribute.getName().getValue()
              << "' is created by pcc; write an 'spmd.pmap' "
                 "instead";
+  for (auto [name, instead] : kUnsupportedOps)
+    if (op->getName().getStringRef() == name)
+      return op->emitError() << "'" << name
+                             << "' is not supported by pcc yet; " << instead;
   StringRef dialect = op->getName().getDialectNamespace();
   if (!llvm::is_contained(kInputDialects, dialect))
     return op->emitError()

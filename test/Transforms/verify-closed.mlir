@@ -117,3 +117,38 @@ func.func @vector_elements() {
 func.func @complex_argument(%x: tensor<3xcomplex<f64>>) {
   return
 }
+
+// -----
+
+// Ops of the allowed dialects that pcc cannot compile yet are rejected up
+// front, by name, with what to write instead.
+func.func @gather(%src: tensor<3xf32>, %idx: tensor<2x1xindex>) -> tensor<2x1xf32> {
+  // expected-error @+1 {{'tensor.gather' is not supported by pcc yet; index with tensor.extract in a linalg.generic}}
+  %g = tensor.gather %src[%idx] gather_dims([0]) unique : (tensor<3xf32>, tensor<2x1xindex>) -> tensor<2x1xf32>
+  return %g : tensor<2x1xf32>
+}
+
+// -----
+
+func.func @scatter(%src: tensor<2x1xf32>, %dst: tensor<3xf32>, %idx: tensor<2x1xindex>) -> tensor<3xf32> {
+  // expected-error @+1 {{'tensor.scatter' is not supported by pcc yet; write with tensor.insert in an scf.for}}
+  %s = tensor.scatter %src into %dst[%idx] scatter_dims([0]) unique : (tensor<2x1xf32>, tensor<3xf32>, tensor<2x1xindex>) -> tensor<3xf32>
+  return %s : tensor<3xf32>
+}
+
+// -----
+
+func.func @bitcast(%x: tensor<4xf32>) -> tensor<4xi32> {
+  // expected-error @+1 {{'tensor.bitcast' is not supported by pcc yet; use arith.bitcast on the elements (linalg.map)}}
+  %b = tensor.bitcast %x : tensor<4xf32> to tensor<4xi32>
+  return %b : tensor<4xi32>
+}
+
+// -----
+
+func.func @softmax(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  %e = tensor.empty() : tensor<2x4xf32>
+  // expected-error @+1 {{'linalg.softmax' is not supported by pcc yet; write it with linalg ops (exp, a sum reduction, a division)}}
+  %s = linalg.softmax dimension(1) ins(%x : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
+  return %s : tensor<2x4xf32>
+}
