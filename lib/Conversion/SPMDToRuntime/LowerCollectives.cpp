@@ -10,6 +10,8 @@
 
 #include "pcc/Conversion/Passes.h"
 
+#include "HostString.h"
+
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -154,25 +156,14 @@ Value CollectiveLowering::getSiteString(OpBuilder &builder, Operation *op) {
   Value &site = siteStrings[text];
   if (site)
     return site;
-  auto type = MemRefType::get({int64_t(text.size()) + 1}, builder.getI8Type());
-  SmallVector<int8_t> bytes(text.begin(), text.end());
-  bytes.push_back(0);
   OpBuilder moduleBuilder(function);
-  auto global = memref::GlobalOp::create(
-      moduleBuilder, op->getLoc(),
-      ("_pcc_" + function.getSymName() + "_site").str(),
-      moduleBuilder.getStringAttr("private"), type,
-      DenseElementsAttr::get(
-          RankedTensorType::get(type.getShape(), builder.getI8Type()),
-          ArrayRef<int8_t>(bytes)),
-      /*constant=*/true, /*alignment=*/IntegerAttr());
-  // Only the host runtime reads it (pcc-copy-constant-globals skips it).
-  global->setAttr(pcc::kHostOnlyAttrName, moduleBuilder.getUnitAttr());
-  symbols.insert(global);
+  memref::GlobalOp global = pcc::createHostString(
+      moduleBuilder, symbols, op->getLoc(),
+      ("_pcc_" + function.getSymName() + "_site").str(), text);
   // Read once per function, at its entry, not in the loops around the
   // collectives.
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-  site = memref::GetGlobalOp::create(entry, op->getLoc(), type,
+  site = memref::GetGlobalOp::create(entry, op->getLoc(), global.getType(),
                                      global.getSymName());
   return site;
 }

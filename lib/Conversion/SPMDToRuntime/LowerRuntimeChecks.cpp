@@ -8,6 +8,8 @@
 
 #include "pcc/Conversion/Passes.h"
 
+#include "HostString.h"
+
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -57,8 +59,8 @@ struct PCCLowerRuntimeChecksPass
     SmallVector<cf::AssertOp> assertions;
     module.walk([&](cf::AssertOp assertion) {
       // Kernels cannot call the host runtime.
-      if (!assertion->getParentOfType<func::FuncOp>() ||
-          assertion->getParentOfType<func::FuncOp>()->getParentOp() != module)
+      auto function = assertion->getParentOfType<func::FuncOp>();
+      if (!function || function->getParentOp() != module)
         return;
       assertions.push_back(assertion);
     });
@@ -67,23 +69,10 @@ struct PCCLowerRuntimeChecksPass
       Location loc = assertion.getLoc();
       std::string text = describeFailure(assertion);
       memref::GlobalOp &global = messages[text];
-      auto type =
-          MemRefType::get({int64_t(text.size()) + 1}, IntegerType::get(
-                                                          &getContext(), 8));
       if (!global) {
-        SmallVector<int8_t> bytes(text.begin(), text.end());
-        bytes.push_back(0);
         OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
-        global = memref::GlobalOp::create(
-            moduleBuilder, loc, "_pcc_check", moduleBuilder.getStringAttr("private"),
-            type,
-            DenseElementsAttr::get(
-                RankedTensorType::get(type.getShape(),
-                                      moduleBuilder.getI8Type()),
-                ArrayRef<int8_t>(bytes)),
-            /*constant=*/true, /*alignment=*/IntegerAttr());
-        global->setAttr(pcc::kHostOnlyAttrName, moduleBuilder.getUnitAttr());
-        symbols.insert(global);
+        global = pcc::createHostString(moduleBuilder, symbols, loc,
+                                       "_pcc_check", text);
       }
       OpBuilder builder(assertion);
       Value failed = arith::XOrIOp::create(
@@ -92,6 +81,7 @@ struct PCCLowerRuntimeChecksPass
       auto ifOp = scf::IfOp::create(builder, loc, TypeRange(), failed,
                                     /*withElseRegion=*/false);
       builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+      MemRefType type = global.getType();
       Value message =
           memref::GetGlobalOp::create(builder, loc, type, global.getSymName());
       Value unranked = memref::CastOp::create(

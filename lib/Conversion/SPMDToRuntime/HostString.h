@@ -1,0 +1,46 @@
+//===- HostString.h - strings that only the host runtime reads --*- C++ -*-===//
+//
+// Private to lib/Conversion/SPMDToRuntime: the call-site descriptions of
+// collectives and the messages of failed checks, which generated code hands
+// to the runtime for its errors.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_LIB_CONVERSION_SPMDTORUNTIME_HOSTSTRING_H
+#define PCC_LIB_CONVERSION_SPMDTORUNTIME_HOSTSTRING_H
+
+#include "pcc/Conversion/Passes.h"
+
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace pcc {
+
+/// A private constant global named `name` (made unique in `symbols`)
+/// holding `text` and a NUL, created by `builder` (at module level), and
+/// marked as read by the host runtime only, so that
+/// pcc-copy-constant-globals leaves it on the host.
+inline mlir::memref::GlobalOp createHostString(mlir::OpBuilder &builder,
+                                               mlir::SymbolTable &symbols,
+                                               mlir::Location loc,
+                                               llvm::StringRef name,
+                                               llvm::StringRef text) {
+  auto type = mlir::MemRefType::get({int64_t(text.size()) + 1},
+                                    builder.getI8Type());
+  llvm::SmallVector<int8_t> bytes(text.begin(), text.end());
+  bytes.push_back(0);
+  auto global = mlir::memref::GlobalOp::create(
+      builder, loc, name, builder.getStringAttr("private"), type,
+      mlir::DenseElementsAttr::get(
+          mlir::RankedTensorType::get(type.getShape(), builder.getI8Type()),
+          llvm::ArrayRef<int8_t>(bytes)),
+      /*constant=*/true, /*alignment=*/mlir::IntegerAttr());
+  global->setAttr(kHostOnlyAttrName, builder.getUnitAttr());
+  symbols.insert(global);
+  return global;
+}
+
+} // namespace pcc
+
+#endif // PCC_LIB_CONVERSION_SPMDTORUNTIME_HOSTSTRING_H
