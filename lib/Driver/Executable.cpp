@@ -1,11 +1,12 @@
 //===- Executable.cpp - pcc compile: objects and executables -------------===//
 //
-// Implements the back half of pcc/Driver/Driver.h: a lowered program becomes LLVM IR
-// with the few symbols a standalone main() needs (lib/Host/ProgramMain.cpp),
-// a host object file, and, linked with pcc's runtime libraries, an
-// executable that depends on neither LLVM nor MLIR. Objects are built for a
-// generic x86-64-v2 CPU unless --mcpu says otherwise, since executables are
-// meant to travel to other machines (the GPU machines among them).
+// Implements the back half of pcc/Driver/Driver.h: a lowered program becomes
+// LLVM IR with the few symbols a standalone main() needs
+// (lib/Host/ProgramMain.cpp), a host object file, and, linked with pcc's
+// runtime libraries, an executable that depends on neither LLVM nor MLIR.
+// Objects are built for a generic x86-64-v2 CPU unless --mcpu says otherwise,
+// since executables are meant to travel to other machines (the GPU machines
+// among them).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,16 +18,24 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
+#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <csignal>
 
 using namespace mlir;
 using namespace pcc::driver;
@@ -64,8 +73,8 @@ static llvm::Error addPackedEntry(llvm::Module &module) {
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context, "", packed));
   llvm::SmallVector<llvm::Value *> arguments;
   for (unsigned index = 0; index < entry->arg_size(); ++index) {
-    llvm::Value *slot = builder.CreateConstGEP1_64(ptr, packed->getArg(0),
-                                                   index);
+    llvm::Value *slot =
+        builder.CreateConstGEP1_64(ptr, packed->getArg(0), index);
     llvm::Value *descriptorPointer = builder.CreateLoad(ptr, slot);
     arguments.push_back(builder.CreateLoad(ptr, descriptorPointer));
   }
@@ -100,8 +109,8 @@ static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(llvm::StringRef targetCPU) {
   llvm::Triple triple(llvm::sys::getDefaultTargetTriple());
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple,
-                                                                  error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target)
     return llvm::createStringError("no code generator for " + triple.str() +
                                    ": " + error);
@@ -114,11 +123,12 @@ createTargetMachine(llvm::StringRef targetCPU) {
   if (!generic || !generic->isCPUStringValid(cpu))
     return llvm::createStringError(
         "--mcpu=" + targetCPU + ": not a CPU that LLVM knows for " +
-        triple.str() + " (use 'native' for this machine's, or a name such as "
+        triple.str() +
+        " (use 'native' for this machine's, or a name such as "
         "x86-64-v3 or znver4)");
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, "", llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt, llvm::CodeGenOptLevel::Default));
+      triple, cpu, "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      llvm::CodeGenOptLevel::Default));
   if (!machine)
     return llvm::createStringError("cannot create a code generator for " +
                                    triple.str() + " and CPU '" + cpu + "'");
@@ -140,12 +150,11 @@ pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
   addConstant(*llvmModule, "_pcc_program_signature",
               llvm::ConstantDataArray::getString(
                   context, host::encodeSignature(signature)));
-  addConstant(*llvmModule, "_pcc_program_backend",
-              llvm::ConstantDataArray::getString(context,
-                                                 getBackendName(backend)));
+  addConstant(
+      *llvmModule, "_pcc_program_backend",
+      llvm::ConstantDataArray::getString(context, getBackendName(backend)));
   addConstant(*llvmModule, "_pcc_program_devices",
-              llvm::ConstantInt::get(llvm::Type::getInt64Ty(context),
-                                     devices));
+              llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), devices));
 
   auto machine = createTargetMachine(targetCPU);
   if (!machine)
@@ -159,9 +168,9 @@ pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
   return llvmModule;
 }
 
-llvm::Error pcc::driver::writeObject(llvm::Module &module,
-                                     llvm::StringRef path,
-                                     llvm::StringRef targetCPU) {
+/// Compiles `module` into a host object file in memory.
+static llvm::Expected<llvm::SmallVector<char, 0>>
+emitObject(llvm::Module &module, llvm::StringRef targetCPU) {
   auto machine = createTargetMachine(targetCPU);
   if (!machine)
     return machine.takeError();
@@ -174,12 +183,13 @@ llvm::Error pcc::driver::writeObject(llvm::Module &module,
                                       llvm::CodeGenFileType::ObjectFile))
     return llvm::createStringError("the code generator cannot emit objects");
   passes.run(module);
-  std::error_code ec;
-  llvm::raw_fd_ostream os(path, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return llvm::createStringError("cannot write '" + path +
-                                   "': " + ec.message());
-  os.write(object.data(), object.size());
+  return object;
+}
+
+/// Writes `bytes` into the open `os` for `path`.
+static llvm::Error writeBytes(llvm::raw_fd_ostream &os, llvm::StringRef path,
+                              llvm::ArrayRef<char> bytes) {
+  os.write(bytes.data(), bytes.size());
   os.flush();
   if (os.has_error())
     return llvm::createStringError("cannot write '" + path +
@@ -187,20 +197,76 @@ llvm::Error pcc::driver::writeObject(llvm::Module &module,
   return llvm::Error::success();
 }
 
+llvm::Error pcc::driver::writeObject(llvm::Module &module, llvm::StringRef path,
+                                     llvm::StringRef targetCPU) {
+  auto object = emitObject(module, targetCPU);
+  if (!object)
+    return object.takeError();
+  std::error_code ec;
+  llvm::ToolOutputFile file(path, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError("cannot write '" + path +
+                                   "': " + ec.message());
+  if (llvm::Error error = writeBytes(file.os(), path, *object))
+    return error;
+  file.keep();
+  return llvm::Error::success();
+}
+
+namespace {
+/// A temporary file that an interrupt removes too.
+class TemporaryFile {
+public:
+  llvm::Error create(llvm::StringRef prefix, llvm::StringRef suffix) {
+    if (std::error_code ec =
+            llvm::sys::fs::createTemporaryFile(prefix, suffix, path))
+      return llvm::createStringError("cannot create a temporary file: " +
+                                     ec.message());
+    llvm::sys::RemoveFileOnSignal(path);
+    return llvm::Error::success();
+  }
+  ~TemporaryFile() {
+    if (path.empty())
+      return;
+    llvm::sys::fs::remove(path);
+    llvm::sys::DontRemoveFileOnSignal(path);
+  }
+  llvm::SmallString<128> path;
+};
+
+/// The linker that writeExecutable runs and the file it writes, for
+/// stopLinking; whoever takes the file (stopLinking or writeExecutable)
+/// owns it from then on.
+std::atomic<pid_t> linkerPid{0};
+std::atomic<const char *> linkerOutput{nullptr};
+} // namespace
+
+void pcc::driver::stopLinking() {
+  if (pid_t pid = linkerPid.exchange(0)) {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+  }
+  if (const char *path = linkerOutput.exchange(nullptr))
+    unlink(path);
+}
+
 /// The directory of pcc's libraries: `<directory of pcc>/../lib`.
 static std::string getLibraryDirectory() {
   static int anchor;
   std::string self = llvm::sys::fs::getMainExecutable(nullptr, &anchor);
-  llvm::SmallString<256> dir(llvm::sys::path::parent_path(
-      llvm::sys::path::parent_path(self)));
+  llvm::SmallString<256> dir(
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(self)));
   llvm::sys::path::append(dir, "lib");
   return std::string(dir);
 }
 
-llvm::Error pcc::driver::linkExecutable(llvm::StringRef object, Backend backend,
-                                        llvm::StringRef output) {
-  llvm::ErrorOr<std::string> linker = std::make_error_code(
-      std::errc::no_such_file_or_directory);
+/// Links `object` with the runtime into `output`, for the executable that
+/// messages call `name` (see writeExecutable).
+static llvm::Error linkExecutable(llvm::StringRef object, Backend backend,
+                                  llvm::StringRef output,
+                                  llvm::StringRef name) {
+  llvm::ErrorOr<std::string> linker =
+      std::make_error_code(std::errc::no_such_file_or_directory);
 #ifdef PCC_SANITIZER_LINKER
   // A sanitizer build's runtime must be linked by the compiler that built
   // it, whose sanitizer runtimes it was compiled against.
@@ -233,32 +299,80 @@ llvm::Error pcc::driver::linkExecutable(llvm::StringRef object, Backend backend,
   }
   // The executable needs only the C library (and libcuda on a GPU machine,
   // which the runtime opens itself).
-  for (const char *flag : {"-static-libstdc++", "-static-libgcc", "-lpthread",
-                           "-ldl", "-lm"})
+  for (const char *flag :
+       {"-static-libstdc++", "-static-libgcc", "-lpthread", "-ldl", "-lm"})
     arguments.push_back(flag);
 #ifdef PCC_LINK_SANITIZERS
   arguments.push_back(PCC_LINK_SANITIZERS);
 #endif
 
-  llvm::SmallString<128> log;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("pcc-link", "log", log))
-    return llvm::createStringError("cannot create a temporary file: " +
-                                   ec.message());
+  TemporaryFile log;
+  if (llvm::Error error = log.create("pcc-link", "log"))
+    return error;
   llvm::SmallVector<llvm::StringRef> argv(arguments.begin(), arguments.end());
-  std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
-                                                llvm::StringRef(log)};
+  std::optional<llvm::StringRef> redirects[] = {
+      std::nullopt, llvm::StringRef(log.path), llvm::StringRef(log.path)};
   std::string message;
-  int status = llvm::sys::ExecuteAndWait(*linker, argv, std::nullopt,
-                                         redirects, 0, 0, &message);
-  std::string linkerOutput;
-  if (auto buffer = llvm::MemoryBuffer::getFile(log))
-    linkerOutput = (*buffer)->getBuffer().rtrim().str();
-  llvm::sys::fs::remove(log);
+  bool failedToStart = false;
+  llvm::sys::ProcessInfo process = llvm::sys::ExecuteNoWait(
+      *linker, argv, std::nullopt, redirects, 0, &message, &failedToStart);
+  int status = -1;
+  if (!failedToStart) {
+    linkerPid.store(process.Pid);
+    status = llvm::sys::Wait(process, std::nullopt, &message).ReturnCode;
+    if (linkerPid.exchange(0) == 0)
+      for (;;) // Reaped by stopLinking, which ends the process.
+        pause();
+  }
+  std::string linkerMessages;
+  if (auto buffer = llvm::MemoryBuffer::getFile(log.path))
+    linkerMessages = (*buffer)->getBuffer().rtrim().str();
   if (status != 0)
     return llvm::createStringError(
-        "linking " + output + " with " + *linker + " failed" +
+        "linking " + name + " with " + *linker + " failed" +
         (message.empty() ? "" : ": " + message) +
-        (linkerOutput.empty() ? "" : ":\n" + linkerOutput));
+        (linkerMessages.empty() ? "" : ":\n" + linkerMessages));
   return llvm::Error::success();
+}
+
+llvm::Error pcc::driver::writeExecutable(llvm::Module &module, Backend backend,
+                                         llvm::StringRef output,
+                                         llvm::StringRef targetCPU) {
+  auto bytes = emitObject(module, targetCPU);
+  if (!bytes)
+    return bytes.takeError();
+  TemporaryFile object;
+  if (llvm::Error error = object.create("pcc-program", "o"))
+    return error;
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(object.path, ec, llvm::sys::fs::OF_None);
+    if (ec)
+      return llvm::createStringError("cannot write '" + object.path +
+                                     "': " + ec.message());
+    if (llvm::Error error = writeBytes(os, object.path, *bytes))
+      return error;
+  }
+  // Linked next to `output` under a temporary name, then renamed: an
+  // earlier executable stays intact until the new one is complete.
+  int fd;
+  llvm::SmallString<256> partial;
+  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
+          output + "-%%%%%%.partial", fd, partial))
+    return llvm::createStringError("cannot write '" + output +
+                                   "': " + ec.message());
+  close(fd);
+  std::string partialPath(partial);
+  linkerOutput.store(partialPath.c_str());
+  llvm::Error error = linkExecutable(object.path, backend, partialPath, output);
+  if (!error)
+    if (std::error_code ec = llvm::sys::fs::rename(partialPath, output))
+      error = llvm::createStringError("cannot write '" + output +
+                                      "': " + ec.message());
+  if (linkerOutput.exchange(nullptr) == nullptr)
+    for (;;) // Taken by stopLinking, which ends the process.
+      pause();
+  if (error)
+    llvm::sys::fs::remove(partialPath);
+  return error;
 }

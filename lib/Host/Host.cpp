@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Host/Host.h"
+#include "pcc/Host/Interrupt.h"
 
 #include "pcc/Runtime/pcc_runtime.h"
 
@@ -28,9 +29,9 @@ static_assert(sizeof(void *) == sizeof(int64_t),
 /// Alignment of every host buffer handed to compiled code.
 static constexpr size_t kBufferAlignment = 64;
 
-static constexpr DType kDTypes[] = {DType::I8,  DType::I16,  DType::I32,
-                                    DType::I64, DType::F16,  DType::BF16,
-                                    DType::F32, DType::F64,  DType::Bool};
+static constexpr DType kDTypes[] = {DType::I8,  DType::I16, DType::I32,
+                                    DType::I64, DType::F16, DType::BF16,
+                                    DType::F32, DType::F64, DType::Bool};
 
 std::string pcc::host::encodeSignature(const EntrySignature &signature) {
   std::ostringstream os;
@@ -112,10 +113,9 @@ bool pcc::host::loadArguments(const EntrySignature &signature,
     if (array.dtype == expected.dtype && array.shape == expected.shape)
       continue;
     error = "argument #" + std::to_string(index) + " of @" + signature.name +
-            " expects " + expected.mlirType + " (" +
-            dtypeName(expected.dtype) + ", shape " +
-            formatShape(expected.shape) + "), but " + files[index] +
-            " holds " + dtypeName(array.dtype) + " of shape " +
+            " expects " + expected.mlirType + " (" + dtypeName(expected.dtype) +
+            ", shape " + formatShape(expected.shape) + "), but " +
+            files[index] + " holds " + dtypeName(array.dtype) + " of shape " +
             formatShape(array.shape);
     return false;
   }
@@ -126,8 +126,8 @@ bool pcc::host::loadArguments(const EntrySignature &signature,
 static bool getSizeInBytes(const BoundaryType &type, size_t &bytes) {
   uint64_t size = dtypeSize(type.dtype);
   for (int64_t dim : type.shape)
-    if (dim < 0 || __builtin_mul_overflow(size, static_cast<uint64_t>(dim),
-                                          &size))
+    if (dim < 0 ||
+        __builtin_mul_overflow(size, static_cast<uint64_t>(dim), &size))
       return false;
   // Leave room for the allocators' rounding.
   if (size > (uint64_t(1) << 62))
@@ -136,9 +136,8 @@ static bool getSizeInBytes(const BoundaryType &type, size_t &bytes) {
   return true;
 }
 
-bool pcc::host::checkMemoryLimit(const EntrySignature &signature,
-                                 int64_t limit, unsigned long copies,
-                                 std::string &error) {
+bool pcc::host::checkMemoryLimit(const EntrySignature &signature, int64_t limit,
+                                 unsigned long copies, std::string &error) {
   uint64_t total = 0;
   bool overflow = false;
   for (const auto *types : {&signature.arguments, &signature.results})
@@ -167,9 +166,7 @@ static void *allocateHost(size_t bytes) {
   return std::aligned_alloc(kBufferAlignment, rounded);
 }
 
-BufferAllocator pcc::host::hostAllocator() {
-  return {allocateHost, std::free};
-}
+BufferAllocator pcc::host::hostAllocator() { return {allocateHost, std::free}; }
 
 static void *allocateGpuVisible(size_t bytes) {
   return _mlir_memref_to_llvm_aligned_alloc(kBufferAlignment, bytes);
@@ -223,10 +220,11 @@ void EntryCall::buildFrame() {
     }
 }
 
-std::unique_ptr<EntryCall>
-EntryCall::create(const EntrySignature &signature,
-                  std::vector<Array> &arguments, BufferAllocator allocator,
-                  bool releaseArguments, std::string &error) {
+std::unique_ptr<EntryCall> EntryCall::create(const EntrySignature &signature,
+                                             std::vector<Array> &arguments,
+                                             BufferAllocator allocator,
+                                             bool releaseArguments,
+                                             std::string &error) {
   std::unique_ptr<EntryCall> call(new EntryCall(signature, allocator));
   const std::string of = " of @" + signature.name;
   for (size_t index = 0; index < signature.arguments.size(); ++index) {
@@ -248,11 +246,9 @@ EntryCall::create(const EntrySignature &signature,
   return call;
 }
 
-std::vector<std::unique_ptr<EntryCall>>
-pcc::host::createEntryCalls(const EntrySignature &signature,
-                            std::vector<Array> &arguments,
-                            BufferAllocator allocator, unsigned long copies,
-                            std::string &error) {
+std::vector<std::unique_ptr<EntryCall>> pcc::host::createEntryCalls(
+    const EntrySignature &signature, std::vector<Array> &arguments,
+    BufferAllocator allocator, unsigned long copies, std::string &error) {
   std::vector<std::unique_ptr<EntryCall>> calls;
   for (unsigned long copy = 0; copy < copies; ++copy) {
     calls.push_back(EntryCall::create(signature, arguments, allocator,
@@ -267,7 +263,8 @@ pcc::host::createEntryCalls(const EntrySignature &signature,
 std::vector<Array>
 pcc::host::takeResults(std::vector<std::unique_ptr<EntryCall>> &calls,
                        unsigned long repeat) {
-  std::unique_ptr<EntryCall> last = std::move(calls[(repeat - 1) % calls.size()]);
+  std::unique_ptr<EntryCall> last =
+      std::move(calls[(repeat - 1) % calls.size()]);
   calls.clear();
   last->releaseArguments();
   return last->results();
@@ -282,8 +279,8 @@ void EntryCall::releaseArguments() {
 
 std::vector<double>
 pcc::host::runRepeatedly(void (*entry)(void **),
-              const std::vector<std::unique_ptr<EntryCall>> &calls,
-              unsigned long repeat) {
+                         const std::vector<std::unique_ptr<EntryCall>> &calls,
+                         unsigned long repeat) {
   std::vector<double> times(repeat);
   // The argument vectors side by side, read in order: a run's first read is
   // then no miss of the harness's own.
@@ -325,70 +322,59 @@ std::vector<Array> EntryCall::results() const {
   return arrays;
 }
 
-/// `mkdir -p`, recording in `created` the directories it made (outermost
-/// first), so that a failed save can remove them again.
-static bool createDirectories(const std::string &dir,
-                              std::vector<std::string> &created,
-                              std::string &error) {
+/// The directories of `dir` and its parents that do not exist yet,
+/// outermost first.
+static std::vector<std::string> missingDirectories(const std::string &dir) {
   namespace fs = std::filesystem;
-  auto fail = [&](const std::string &reason) {
-    error = "cannot create the directory '" + dir +
-            "' for --save-results: " + reason;
-    return false;
-  };
   std::error_code ec;
-  std::vector<fs::path> missing;
+  std::vector<std::string> missing;
   for (fs::path path = dir; !path.empty() && !fs::exists(path, ec);
        path = path.parent_path()) {
-    missing.push_back(path);
+    missing.insert(missing.begin(), path.string());
     if (path == path.parent_path())
       break;
   }
-  if (!fs::create_directories(dir, ec) && ec)
-    return fail(ec.message());
-  if (!fs::is_directory(dir, ec))
-    return fail(std::strerror(ENOTDIR));
-  for (auto it = missing.rbegin(); it != missing.rend(); ++it)
-    created.push_back(it->string());
-  return true;
+  return missing;
 }
 
 bool pcc::host::saveResults(const std::string &dir,
                             const std::vector<Array> &results,
                             std::string &error) {
   // All or nothing: every file is written under a temporary name first and
-  // renamed once all are complete; on failure the temporary files and the
-  // directories made for them are removed again.
-  std::vector<std::string> created, temporaries, renamed;
-  auto cleanUp = [&] {
-    for (const std::string &path : temporaries)
-      std::remove(path.c_str());
-    for (const std::string &path : renamed)
-      std::remove(path.c_str());
-    for (auto it = created.rbegin(); it != created.rend(); ++it)
-      rmdir(it->c_str());
-    return false;
-  };
-  if (!createDirectories(dir, created, error))
-    return cleanUp();
+  // renamed once all are complete; on failure or an interrupt the files and
+  // the directories made for them are removed again.
+  std::vector<std::string> temporaries, finals;
   for (size_t index = 0; index < results.size(); ++index) {
     std::string name = "result" + std::to_string(index) + ".npy";
     temporaries.push_back(dir + "/." + name + ".partial");
-    if (!writeNpy(temporaries.back(), results[index], error)) {
-      // Name the file the user asked for.
-      size_t at = error.find(temporaries.back());
-      if (at != std::string::npos)
-        error.replace(at, temporaries.back().size(), dir + "/" + name);
-      return cleanUp();
-    }
+    finals.push_back(dir + "/" + name);
   }
-  for (size_t index = 0; index < results.size(); ++index) {
-    std::string path = dir + "/result" + std::to_string(index) + ".npy";
-    if (std::rename(temporaries[index].c_str(), path.c_str()) != 0) {
-      error = "cannot write '" + path + "': " + std::strerror(errno);
-      return cleanUp();
+  PartialFiles partial(temporaries, finals, missingDirectories(dir));
+  auto fail = [&](const std::string &message) {
+    error = message;
+    partial.remove();
+    return false;
+  };
+  std::error_code ec;
+  if (!std::filesystem::create_directories(dir, ec) && ec)
+    return fail("cannot create the directory '" + dir +
+                "' for --save-results: " + ec.message());
+  if (!std::filesystem::is_directory(dir, ec))
+    return fail("cannot create the directory '" + dir +
+                "' for --save-results: " + std::strerror(ENOTDIR));
+  for (size_t index = 0; index < results.size(); ++index)
+    if (!writeNpy(temporaries[index], results[index], error)) {
+      // Name the file the user asked for.
+      size_t at = error.find(temporaries[index]);
+      if (at != std::string::npos)
+        error.replace(at, temporaries[index].size(), finals[index]);
+      return fail(error);
     }
-    renamed.push_back(path);
+  for (size_t index = 0; index < results.size(); ++index) {
+    if (std::rename(temporaries[index].c_str(), finals[index].c_str()) != 0)
+      return fail("cannot write '" + finals[index] +
+                  "': " + std::strerror(errno));
+    partial.renamed.store(index + 1);
   }
   return true;
 }

@@ -11,13 +11,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Host/Host.h"
+#include "pcc/Host/Interrupt.h"
 #include "pcc/Host/RunOptions.h"
 #include "pcc/Runtime/pcc_runtime.h"
 
-#include <unistd.h>
-
 #include <algorithm>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -43,15 +41,8 @@ int fail(const std::string &message) {
 }
 } // namespace
 
-/// Ctrl-C ends the program at once with the shell's status for it.
-extern "C" void onInterrupt(int) {
-  static const char message[] = "pcc: interrupted\n";
-  (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
-  _exit(130);
-}
-
 int main(int argc, char **argv) {
-  std::signal(SIGINT, onInterrupt);
+  installInterruptHandlers();
   EntrySignature signature;
   std::string error;
   if (!decodeSignature(_pcc_program_signature, signature, error))

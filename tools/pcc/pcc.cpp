@@ -21,6 +21,7 @@
 
 #include "pcc/Driver/Driver.h"
 
+#include "pcc/Host/Interrupt.h"
 #include "pcc/Host/RunOptions.h"
 #include "pcc/Pipelines/Pipelines.h"
 #include "pcc/Runtime/pcc_runtime.h"
@@ -36,15 +37,11 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
-#include "llvm/Support/Signals.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
-
-#include <unistd.h>
 
 #include <chrono>
 
@@ -128,7 +125,8 @@ void registerRunOptions() {
           cl::value_desc(spec.valueName)));
     else
       runOptionFlags.push_back(std::make_unique<cl::opt<bool>>(
-          llvm::StringRef(spec.name), cl::cat(pccCategory), cl::desc(spec.help)));
+          llvm::StringRef(spec.name), cl::cat(pccCategory),
+          cl::desc(spec.help)));
   }
 }
 
@@ -540,17 +538,8 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
                 "with -o, or ask for --emit=obj, --emit=llvm or --emit=mlir");
     return failure();
   }
-  llvm::SmallString<128> object;
-  if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("pcc-program", "o", object)) {
-    reportError("cannot create a temporary file: " + ec.message());
-    return failure();
-  }
-  llvm::FileRemover removeObject(object);
-  llvm::Error error = writeObject(**llvmModule, object, targetCPU);
-  if (!error)
-    error = linkExecutable(object, *backend, outputPath);
-  if (error) {
+  if (llvm::Error error =
+          writeExecutable(**llvmModule, *backend, outputPath, targetCPU)) {
     reportError(llvm::toString(std::move(error)));
     return failure();
   }
@@ -603,16 +592,11 @@ static void hideUnrelatedOptions() {
   }
 }
 
-/// Ctrl-C ends pcc at once with the shell's status for it, after LLVM has
-/// removed any output file being written (pcc compile -o).
-static void onInterrupt() {
-  static const char message[] = "pcc: interrupted\n";
-  (void)!write(STDERR_FILENO, message, sizeof(message) - 1);
-  _exit(130);
-}
-
 int main(int argc, char **argv) {
-  llvm::sys::SetInterruptFunction(onInterrupt);
+  // Ctrl-C ends pcc at once, removing what it was writing: LLVM's handler
+  // (registered later, when an output file is opened) removes its output
+  // files and hands the signal on to this one.
+  pcc::host::installInterruptHandlers(stopLinking);
   llvm::InitializeNativeTarget();
   llvm::InitializeNativeTargetAsmPrinter();
   registerAsmPrinterCLOptions();

@@ -96,16 +96,22 @@ translateForExecutable(mlir::ModuleOp module, llvm::LLVMContext &context,
                        const EntrySignature &signature, Backend backend,
                        int64_t devices, llvm::StringRef targetCPU);
 
-/// Writes `module` as a host object file for `targetCPU`.
+/// Writes `module` as a host object file for `targetCPU` ('-': standard
+/// output). An interrupt removes what it wrote so far.
 llvm::Error writeObject(llvm::Module &module, llvm::StringRef path,
                         llvm::StringRef targetCPU);
 
-/// Links an object from writeObject with the runtime into an executable
-/// that needs no LLVM or MLIR: the libraries are those next to the running
-/// pcc (`<bin>/../lib`), the backend's part of the runtime only; the linker
-/// is the system's C++ compiler driver.
-llvm::Error linkExecutable(llvm::StringRef object, Backend backend,
-                           llvm::StringRef output);
+/// Writes `module` as an executable that needs no LLVM or MLIR: its object
+/// linked with the runtime libraries next to the running pcc
+/// (`<bin>/../lib`), the backend's part of the runtime only, by the system's
+/// C++ compiler driver. `output` is replaced only once the link has
+/// succeeded; an interrupt stops the linker and leaves no temporary file.
+llvm::Error writeExecutable(llvm::Module &module, Backend backend,
+                            llvm::StringRef output, llvm::StringRef targetCPU);
+
+/// Stops a linker that writeExecutable runs and removes its partial output
+/// (async-signal-safe): what pcc's interrupt handler runs first.
+void stopLinking();
 
 } // namespace pcc::driver
 
