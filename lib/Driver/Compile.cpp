@@ -1,7 +1,7 @@
 //===- Compile.cpp - pcc driver: from source to a callable entry ---------===//
 //
-// Implements the front half of pcc/Driver/Driver.h: the entry's boundary signature,
-// the pipelines and the JIT (Executable.cpp has the rest).
+// Implements the front half of pcc/Driver/Driver.h: the entry's boundary
+// signature, the pipelines and the JIT (Executable.cpp has the rest).
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,9 +13,11 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace mlir;
 using namespace pcc::driver;
@@ -23,6 +25,39 @@ using pcc::arrayio::DType;
 
 void pcc::driver::reportError(const llvm::Twine &message) {
   llvm::errs() << "pcc: error: " << message << "\n";
+}
+
+LogicalResult pcc::driver::checkNesting(llvm::SourceMgr &sourceMgr,
+                                        unsigned buffer, MLIRContext *context) {
+  llvm::StringRef text = sourceMgr.getMemoryBuffer(buffer)->getBuffer();
+  unsigned depth = 0;
+  for (size_t i = 0; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') { // A string: up to its unescaped closing quote.
+      for (++i; i < text.size() && text[i] != '"' && text[i] != '\n'; ++i)
+        if (text[i] == '\\')
+          ++i;
+    } else if (c == '/' && text.substr(i).starts_with("//")) {
+      i = std::min(text.find('\n', i), text.size());
+    } else if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth <= kMaxNesting)
+        continue;
+      auto [line, column] = sourceMgr.getLineAndColumn(
+          llvm::SMLoc::getFromPointer(text.data() + i), buffer);
+      emitError(FileLineColLoc::get(
+          context, sourceMgr.getMemoryBuffer(buffer)->getBufferIdentifier(),
+          line, column))
+          << "the program nests brackets, types or regions more than "
+          << kMaxNesting << " levels deep, which pcc does not compile";
+      return failure();
+    } else if (c == ')' || c == ']' || c == '}' ||
+               // '>' but not an arrow '->' or a comparison '>='.
+               (c == '>' && (i == 0 || text[i - 1] != '-') &&
+                !text.substr(i).starts_with(">="))) {
+      depth = depth ? depth - 1 : 0;
+    }
+  }
+  return success();
 }
 
 llvm::StringRef pcc::driver::getBackendName(Backend backend) {

@@ -40,9 +40,11 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // Only the program's own ops exist yet, not the slices pcc makes (correct
   // by construction). On the cpu backend for now (GPU kernels cannot call
   // the runtime).
+  // So is recursion deeper than a device's stack.
   if (!cuda) {
     pm.addPass(createGenerateRuntimeVerificationPass());
     pm.addPass(pcc::createPCCLowerRuntimeChecks());
+    pm.addPass(pcc::createPCCGuardRecursion());
   }
   pm.addPass(pcc::createPCCExpandPmean());
   pm.addPass(pcc::createPCCOutlinePmaps());

@@ -78,6 +78,19 @@ static bool isSupportedElement(Type type) {
   return type.isIntOrIndexOrFloat();
 }
 
+/// Whether pcc compiles values of `type`: shaped types (their elements are
+/// checked on their own), scalars of supported elements, and functions of
+/// such values (func.constant). Tuples, complex numbers and the like are not
+/// lowered.
+static bool isSupportedValueType(Type type) {
+  if (isa<ShapedType>(type))
+    return true;
+  if (auto function = dyn_cast<FunctionType>(type))
+    return llvm::all_of(function.getInputs(), isSupportedValueType) &&
+           llvm::all_of(function.getResults(), isSupportedValueType);
+  return isSupportedElement(type);
+}
+
 /// The bytes a value of `type` takes if it is statically shaped (0 if not
 /// shaped or dynamic), or nullopt if that is more than kMaxValueBytes: a
 /// huge static shape would otherwise reach the allocator, or wrap around in
@@ -108,6 +121,11 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
              << shaped.getElementType()
              << ", which pcc does not support (integers, index and floats "
                 "only)";
+    if (!isSupportedValueType(type))
+      return op->emitError()
+             << "values of type " << type
+             << " are not supported by pcc (tensors, buffers and scalars of "
+                "integers, index and floats, and functions of them)";
     if (getStaticBytes(type))
       return success();
     return op->emitError() << "the type " << type

@@ -120,6 +120,38 @@ func.func @complex_argument(%x: tensor<3xcomplex<f64>>) {
 
 // -----
 
+// So are scalar types it does not lower, in functions' arguments and in the
+// types of functions as values.
+// expected-error @+1 {{values of type 'tuple<i32, f32>' are not supported by pcc (tensors, buffers and scalars of integers, index and floats, and functions of them)}}
+func.func @tuple_argument(%t: tuple<i32, f32>) {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{values of type 'tuple<i32>'}}
+func.func private @takes_tuple(%t: tuple<i32>) {
+  return
+}
+func.func @function_value() {
+  // expected-error @+1 {{values of type '(tuple<i32>) -> ()' are not supported by pcc}}
+  %f = func.constant @takes_tuple : (tuple<i32>) -> ()
+  return
+}
+
+// -----
+
+// A function as a value, of supported types, is fine.
+func.func @negate(%x: f32) -> f32 {
+  %y = arith.negf %x : f32
+  return %y : f32
+}
+func.func @call_indirect(%x: f32) -> f32 {
+  %f = func.constant @negate : (f32) -> f32
+  %y = func.call_indirect %f(%x) : (f32) -> f32
+  return %y : f32
+}
+
 // Ops of the allowed dialects that pcc cannot compile yet are rejected up
 // front, by name, with what to write instead.
 func.func @gather(%src: tensor<3xf32>, %idx: tensor<2x1xindex>) -> tensor<2x1xf32> {

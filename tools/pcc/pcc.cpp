@@ -248,6 +248,28 @@ private:
 // Phases
 //===----------------------------------------------------------------------===//
 
+/// What a crash of upstream code on unusual input becomes: one line.
+static void reportCrash() {
+  llvm::outs().flush();
+  reportError("internal error: pcc crashed while compiling or running this "
+              "program (a bug in pcc or upstream MLIR; please report it with "
+              "the input)");
+}
+
+/// Runs a compile phase on a thread with kCompilerStackSize of stack (deeply
+/// nested programs), under crash recovery; waits for it.
+static LogicalResult
+onCompilerStack(llvm::function_ref<LogicalResult()> phase) {
+  LogicalResult result = failure();
+  llvm::CrashRecoveryContext recovery;
+  if (!recovery.RunSafelyOnThread([&] { result = phase(); },
+                                  kCompilerStackSize)) {
+    reportCrash();
+    return failure();
+  }
+  return result;
+}
+
 static const char *kUsage = "usage: pcc run PROGRAM.mlir [ARG.npy ...] | "
                             "pcc compile PROGRAM.mlir -o OUT";
 
@@ -295,7 +317,7 @@ class Program {
 public:
   Program()
       // Single-threaded, so that a crash in upstream code happens on the
-      // thread whose crash recovery (main) catches it.
+      // thread whose crash recovery (onCompilerStack) catches it.
       : context(getRegistry(), MLIRContext::Threading::DISABLED),
         diagnostics(sourceMgr, &context) {
     configureDiagnostics(context);
@@ -307,7 +329,10 @@ public:
     std::unique_ptr<llvm::MemoryBuffer> file = readProgram(path);
     if (!file)
       return failure();
-    sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    unsigned buffer =
+        sourceMgr.AddNewSourceBuffer(std::move(file), llvm::SMLoc());
+    if (failed(checkNesting(sourceMgr, buffer, &context)))
+      return failure();
     module = parseSourceFile<ModuleOp>(sourceMgr, &context);
     if (!module)
       return failure();
@@ -375,7 +400,8 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
                                    Backend backend, PhaseTimer &timer,
                                    CompiledEntry &compiled) {
   Program program;
-  if (failed(program.parse(programPath, backend)))
+  if (failed(
+          onCompilerStack([&] { return program.parse(programPath, backend); })))
     return failure();
   compiled.signature = program.signature;
   std::string error;
@@ -392,20 +418,21 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
   cuda.hostCopies = cudaHostCopies;
   // The limit is on host memory, which cuda programs' buffers are not.
   int64_t memoryLimit = backend == Backend::Cpu ? pcc_memory_limit() : 0;
-  if (failed(
-          lowerProgram(*program.module, entryName, backend, cuda, memoryLimit)))
-    return failure();
-  timer.endCompilePhase("passes");
-
-  auto jitted = jitCompile(*program.module);
-  if (!jitted) {
-    reportError("cannot JIT-compile the program: " +
-                llvm::toString(jitted.takeError()));
-    return failure();
-  }
-  compiled.program = std::move(*jitted);
-  timer.endCompilePhase("codegen/JIT");
-  return success();
+  return onCompilerStack([&]() -> LogicalResult {
+    if (failed(lowerProgram(*program.module, entryName, backend, cuda,
+                            memoryLimit)))
+      return failure();
+    timer.endCompilePhase("passes");
+    auto jitted = jitCompile(*program.module);
+    if (!jitted) {
+      reportError("cannot JIT-compile the program: " +
+                  llvm::toString(jitted.takeError()));
+      return failure();
+    }
+    compiled.program = std::move(*jitted);
+    timer.endCompilePhase("codegen/JIT");
+    return success();
+  });
 }
 
 /// Runs the entry --repeat times (through --rotate copies of its buffers) and
@@ -570,7 +597,7 @@ static LogicalResult runCommand() {
                   positionals[2] + ")");
       return failure();
     }
-    return compileProgram(positionals[1]);
+    return onCompilerStack([&] { return compileProgram(positionals[1]); });
   }
   if (runOptions.memoryLimit)
     pcc_set_memory_limit(runOptions.memoryLimit);
@@ -618,10 +645,7 @@ int main(int argc, char **argv) {
   llvm::CrashRecoveryContext recovery;
   LogicalResult result = failure();
   if (!recovery.RunSafely([&] { result = runCommand(); })) {
-    llvm::outs().flush();
-    reportError("internal error: pcc crashed while compiling or running "
-                "this program (a bug in pcc or upstream MLIR; please report "
-                "it with the input)");
+    reportCrash();
     return 1;
   }
   return succeeded(result) ? 0 : 1;

@@ -73,6 +73,25 @@ def PCCLowerRuntimeChecks : Pass<"pcc-lower-runtime-checks",
                            "mlir::scf::SCFDialect"];
 }
 
+def PCCGuardRecursion : Pass<"pcc-guard-recursion", "mlir::ModuleOp"> {
+  let summary = "Check the stack at the entry of functions that may recurse";
+  let description = [{
+    A device's stack is fixed (16 MiB, a fiber's or its thread's), and
+    recursion is the one way a pcc program can use it up: programs cannot
+    allocate on the stack, and calls without recursion nest no deeper than
+    the program is long. Every function that may recurse — one in a cycle of
+    the call graph, or one whose address is taken with `func.constant`,
+    which `func.call_indirect` may reach again — gets a call of the
+    runtime's `pcc_mlir_check_stack` at its entry, with a string naming it
+    (`prog.mlir:3:1: @f`). The runtime ends the run with an error naming the
+    function and the device once less than 256 KiB of the stack is left,
+    instead of the signal of an overflow. Functions that cannot recurse are
+    left alone, at no cost.
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::func::FuncDialect"];
+}
+
 def PCCLowerRuntimeCalls : Pass<"pcc-lower-runtime-calls",
                                  "mlir::ModuleOp"> {
   let summary = "Turn spmd.runtime_call on buffers into func.call";

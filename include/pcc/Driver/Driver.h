@@ -22,6 +22,7 @@
 namespace llvm {
 class LLVMContext;
 class Module;
+class SourceMgr;
 class raw_ostream;
 } // namespace llvm
 
@@ -33,6 +34,22 @@ using host::EntrySignature;
 /// Prints `pcc: error: MESSAGE` on standard error: the form of every error
 /// that has no location in the program.
 void reportError(const llvm::Twine &message);
+
+/// How deeply a program's text may nest brackets, types and regions. The
+/// parser and many passes recurse once per level; the bound keeps their
+/// stack (kCompilerStackSize) from running out. Clang's default bracket
+/// depth is 256.
+constexpr unsigned kMaxNesting = 1000;
+
+/// The stack of the thread that compiles: with kMaxNesting, hundreds of
+/// times what the deepest program takes (about 2 KiB per level; the pages
+/// are committed only as they are touched).
+constexpr unsigned kCompilerStackSize = 512u << 20;
+
+/// Fails, after a located error, where the text of `buffer` in `sourceMgr`
+/// nests deeper than kMaxNesting.
+mlir::LogicalResult checkNesting(llvm::SourceMgr &sourceMgr, unsigned buffer,
+                                 mlir::MLIRContext *context);
 
 /// Where a program's devices run.
 enum class Backend { Cpu, Cuda };

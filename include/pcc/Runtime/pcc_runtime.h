@@ -144,6 +144,12 @@ typedef struct {
 /// buffer naming where and what) and ends the process with status 1.
 void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message);
 
+/// What generated code calls at the entry of a function that may recurse:
+/// ends the process with status 1 and an error naming the function (a
+/// NUL-terminated i8 buffer, `prog.mlir:3:1: @f`) and the device once its
+/// stack is nearly used up.
+void _mlir_ciface_pcc_mlir_check_stack(pcc_unranked_memref *function);
+
 /// C += A * B for row-major matrices: A is m x k, B is k x n, C is m x n,
 /// with leading dimensions lda, ldb, ldc (elements between rows). Runs on
 /// the calling thread, vectorized for the CPU at hand.

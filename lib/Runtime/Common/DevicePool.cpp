@@ -29,6 +29,7 @@
 #include "Collectives.h"
 #include "DevicePool.h"
 #include "Fibers.h"
+#include "StackGuard.h"
 #include "Sync.h"
 
 #include <pthread.h>
@@ -138,12 +139,15 @@ cpu_set_t onlyCpu(int cpu) {
   return set;
 }
 
-/// Runs devices [first, first + count) on this thread.
+/// Runs devices [first, first + count) on this thread, as fibers if more
+/// than one or if `asFibers`.
 void runBlock(int64_t first, int64_t count, void (*body)(void *, int64_t),
-              void *args) {
-  if (count == 1)
+              void *args, bool asFibers = false) {
+  if (count == 1 && !asFibers) {
+    enterDeviceStack(first);
     body(args, first);
-  else
+    leaveDeviceStack();
+  } else
     runDevicesAsFibers(first, count, body, args);
 }
 
@@ -341,7 +345,12 @@ int32_t runDevices(int64_t num_devices,
     if (work >= 0 && work <= p.serialWork / num_devices - kDeviceCost)
       threads = 1;
   }
-  if (threads < num_devices && !reserveFiberStacks(num_devices))
+  // The caller's own stack may be smaller than a device's (the main
+  // thread's 8 MiB): then its devices run on fiber stacks too.
+  bool callerAsFibers = !threadPerDevice && fibersSupported() &&
+                        getThreadStackSize() < kDeviceStackSize;
+  if ((threads < num_devices || callerAsFibers) &&
+      !reserveFiberStacks(num_devices))
     return 1;
   if (!ensureWorkers(p, threads - 1))
     return 1;
@@ -370,7 +379,7 @@ int32_t runDevices(int64_t num_devices,
     w->wakeUp.wake();
   }
   isDeviceThread = true;
-  runBlock(0, blockStart(1), body, args);
+  runBlock(0, blockStart(1), body, args, callerAsFibers);
   isDeviceThread = false;
   p.allDone.wait(
       [&] { return p.remaining.load(std::memory_order_seq_cst) == 0; },

@@ -13,6 +13,7 @@
 #include "Fibers.h"
 
 #include "Collectives.h"
+#include "StackGuard.h"
 
 #include <sys/mman.h>
 #include <unistd.h>
@@ -169,10 +170,12 @@ void tsanSwitchTo(void *) {}
 void resume(Fiber &f) {
   FiberThread &t = fiberThread;
   void *fakeStack = nullptr;
+  enterDeviceStack(f.device, f.stack, kDeviceStackSize);
   asanStartSwitch(&fakeStack, f.stack, kDeviceStackSize);
   tsanSwitchTo(f.tsanFiber);
   pcc_fiber_switch(&t.schedulerSp, f.sp);
   asanFinishSwitch(fakeStack, nullptr, nullptr);
+  leaveDeviceStack();
 }
 
 /// From fiber `f` back to the scheduler, until it is resumed; a fiber that

@@ -15,6 +15,7 @@
 
 #include "Collectives.h"
 #include "GpuPlatform.h"
+#include "StackGuard.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -174,6 +175,11 @@ extern "C" void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message)
   std::fprintf(stderr, "pcc runtime error: %s\n", siteText(message));
   std::fflush(stderr);
   std::_Exit(1);
+}
+
+extern "C" void
+_mlir_ciface_pcc_mlir_check_stack(pcc_unranked_memref *function) {
+  pcc::runtime::checkStack(siteText(function));
 }
 
 #define PCC_DEFINE_ALL_REDUCE_IF_0(suffix, dtype, elementSize)

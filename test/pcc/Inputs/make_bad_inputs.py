@@ -26,3 +26,25 @@ np.save("object.npy", np.array([1, "a", None], dtype=object),
         allow_pickle=True)
 np.save("shape.npy", np.ones(5, np.float32))
 np.save("dtype.npy", np.ones(4, np.float64))
+
+# Nesting: brackets of a literal, regions, types; and the deepest nesting
+# that is allowed, which compiles and runs.
+def nested_ifs(depth):
+    return ("func.func @main() -> tensor<2xi32> {\n"
+            '  %r = spmd.pmap "i" size 2 () -> (tensor<2xi32>) {\n'
+            "    %t = arith.constant true\n"
+            "    %c = arith.constant 1 : i32\n"
+            + "    scf.if %t {\n" * depth + "    }\n" * depth +
+            '    %s = spmd.psum %c over "i" : i32\n'
+            "    spmd.yield %s : i32\n  }\n  return %r : tensor<2xi32>\n}\n")
+with open("deep-brackets.mlir", "w") as f:
+    f.write("func.func @main() -> tensor<1xf32> {\n  %c = arith.constant dense<"
+            + "[" * 20000 + "1.0" + "]" * 20000 + "> : tensor<1xf32>\n"
+            "  return %c : tensor<1xf32>\n}\n")
+with open("deep-regions.mlir", "w") as f:
+    f.write(nested_ifs(5000))
+with open("deep-types.mlir", "w") as f:
+    f.write("func.func @main(%a: " + "tuple<" * 200000 + "i32" + ">" * 200000
+            + ") {\n  return\n}\n")
+with open("deepest-regions.mlir", "w") as f:
+    f.write(nested_ifs(998))

@@ -1,0 +1,76 @@
+//===- StackGuard.cpp - Recursion that would overflow a device's stack ----===//
+
+#include "StackGuard.h"
+
+#include <pthread.h>
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace pcc::runtime {
+
+namespace {
+struct StackState {
+  /// The lowest address of the stack in use; null until known.
+  const char *low = nullptr;
+  size_t size = 0;
+  /// The device running, or -1 for host code.
+  int64_t device = -1;
+};
+
+thread_local StackState current;
+/// The thread's own stack, learnt once.
+thread_local StackState threadStack;
+
+const StackState &getThreadStack() {
+  if (!threadStack.low) {
+    pthread_attr_t attr;
+    void *low = nullptr;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      pthread_attr_getstack(&attr, &low, &size);
+      pthread_attr_destroy(&attr);
+    }
+    threadStack.low = static_cast<const char *>(low);
+    threadStack.size = size;
+  }
+  return threadStack;
+}
+} // namespace
+
+void enterDeviceStack(int64_t device, const char *low, size_t size) {
+  if (low) {
+    current.low = low;
+    current.size = size;
+  } else {
+    current = getThreadStack();
+  }
+  current.device = device;
+}
+
+size_t getThreadStackSize() { return getThreadStack().size; }
+
+void leaveDeviceStack() { current = getThreadStack(); }
+
+void checkStack(const char *function) {
+  if (!current.low)
+    current = getThreadStack();
+  auto here = reinterpret_cast<uintptr_t>(__builtin_frame_address(0));
+  auto low = reinterpret_cast<uintptr_t>(current.low);
+  if (!low || here >= low + kStackReserve)
+    return;
+  char who[64] = "the host";
+  if (current.device >= 0)
+    std::snprintf(who, sizeof who, "device %lld",
+                  static_cast<long long>(current.device));
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "pcc runtime error: %s: recursion deeper than %s's stack "
+               "allows (%zu MiB); recurse less deeply, or iterate with "
+               "scf.for or scf.while\n",
+               function, who, current.size >> 20);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+
+} // namespace pcc::runtime
