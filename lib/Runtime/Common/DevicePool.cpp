@@ -345,10 +345,11 @@ int32_t runDevices(int64_t num_devices,
     if (work >= 0 && work <= p.serialWork / num_devices - kDeviceCost)
       threads = 1;
   }
-  // The caller's own stack may be smaller than a device's (the main
-  // thread's 8 MiB): then its devices run on fiber stacks too.
+  // The caller's own stack may be smaller than a device's and not grow
+  // (the main thread's does: ensureThreadStack): then its devices run on
+  // fiber stacks too.
   bool callerAsFibers = !threadPerDevice && fibersSupported() &&
-                        getThreadStackSize() < kDeviceStackSize;
+                        !ensureThreadStack(kDeviceStackSize);
   if ((threads < num_devices || callerAsFibers) &&
       !reserveFiberStacks(num_devices))
     return 1;

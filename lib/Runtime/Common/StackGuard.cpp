@@ -3,6 +3,9 @@
 #include "StackGuard.h"
 
 #include <pthread.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -48,7 +51,34 @@ void enterDeviceStack(int64_t device, const char *low, size_t size) {
   current.device = device;
 }
 
-size_t getThreadStackSize() { return getThreadStack().size; }
+bool ensureThreadStack(size_t size) {
+  if (getThreadStack().size >= size)
+    return true;
+  // Tried once per thread: a dispatch must not make system calls.
+  thread_local bool tried = false;
+  if (tried)
+    return false;
+  tried = true;
+  // The main thread's stack: the kernel grows it on demand, as far as the
+  // limit at the time of the fault allows, into the gap of at least
+  // 128 MiB that it leaves below at exec. Other threads' stacks are fixed.
+  // What glibc reports of it is the limit less what the program's
+  // arguments and environment and the frames above main() already use.
+  rlim_t wanted = size + (size_t(2) << 20);
+  rlimit limit;
+  if (getpid() != static_cast<pid_t>(syscall(SYS_gettid)) ||
+      getrlimit(RLIMIT_STACK, &limit) != 0 ||
+      limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= wanted ||
+      (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < wanted))
+    return false;
+  limit.rlim_cur = wanted;
+  if (setrlimit(RLIMIT_STACK, &limit) != 0)
+    return false;
+  threadStack = StackState();
+  if (current.device < 0)
+    current = getThreadStack();
+  return getThreadStack().size >= size;
+}
 
 void leaveDeviceStack() { current = getThreadStack(); }
 

@@ -31,8 +31,10 @@ void enterDeviceStack(int64_t device, const char *low = nullptr,
 /// From now on this thread runs host code (no device) on its own stack.
 void leaveDeviceStack();
 
-/// The size of the calling thread's own stack (0 if unknown).
-size_t getThreadStackSize();
+/// Whether the calling thread's own stack has at least `size` bytes. The
+/// main thread's grows on demand up to RLIMIT_STACK (8 MiB by default),
+/// which this raises to `size` if the hard limit allows.
+bool ensureThreadStack(size_t size);
 
 /// Ends the process with an error naming `function` if the caller's stack
 /// has fewer than kStackReserve bytes left.
