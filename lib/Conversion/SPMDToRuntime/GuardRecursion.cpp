@@ -28,8 +28,7 @@ static llvm::SetVector<func::FuncOp> findRecursiveFunctions(ModuleOp module,
   llvm::SetVector<func::FuncOp> recursive;
   auto add = [&](Operation *op) {
     auto function = dyn_cast_or_null<func::FuncOp>(op);
-    if (function && function->getParentOp() == module &&
-        !function.isExternal())
+    if (function && function->getParentOp() == module && !function.isExternal())
       recursive.insert(function);
   };
   for (auto scc = llvm::scc_begin(static_cast<const CallGraph *>(&graph));
@@ -67,8 +66,7 @@ struct PCCGuardRecursionPass
       OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
       memref::GlobalOp global = pcc::createHostString(
           moduleBuilder, symbols, loc, "_pcc_recursive_function", name);
-      OpBuilder builder =
-          OpBuilder::atBlockBegin(&function.getBody().front());
+      OpBuilder builder = OpBuilder::atBlockBegin(&function.getBody().front());
       MemRefType type = global.getType();
       Value text =
           memref::GetGlobalOp::create(builder, loc, type, global.getSymName());
@@ -86,9 +84,9 @@ struct PCCGuardRecursionPass
   func::FuncOp declareCheck(SymbolTable &symbols, Type argument) {
     ModuleOp module = getOperation();
     OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-    auto declaration = func::FuncOp::create(
-        builder, module.getLoc(), "pcc_mlir_check_stack",
-        FunctionType::get(&getContext(), argument, {}));
+    auto declaration =
+        func::FuncOp::create(builder, module.getLoc(), "pcc_mlir_check_stack",
+                             FunctionType::get(&getContext(), argument, {}));
     declaration.setPrivate();
     declaration->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
     symbols.insert(declaration);

@@ -13,6 +13,7 @@
 #include "Fibers.h"
 
 #include "Collectives.h"
+#include "Mappings.h"
 #include "StackGuard.h"
 
 #include <sys/mman.h>
@@ -203,7 +204,8 @@ void switchToScheduler(Fiber &f, bool leaving = false) {
 /// Lays out a new fiber's stack as pcc_fiber_switch leaves a suspended one,
 /// so that switching to it enters fiberMain(f) through pcc_fiber_start.
 void prepare(Fiber &f) {
-  auto top = reinterpret_cast<uintptr_t>(f.stack + kDeviceStackSize) & ~uintptr_t(15);
+  auto top =
+      reinterpret_cast<uintptr_t>(f.stack + kDeviceStackSize) & ~uintptr_t(15);
   // From the stack pointer up: control words, r15, r14, r13, r12, rbx, rbp
   // and the return address. The stack pointer is 16-byte aligned, so that
   // after the return pcc_fiber_start calls with an aligned stack.
@@ -214,8 +216,8 @@ void prepare(Fiber &f) {
   asm volatile("fnstcw %0" : "=m"(fpuControl));
   std::memset(frame, 0, 80);
   frame[0] = uint64_t(mxcsr) | uint64_t(fpuControl) << 32;
-  frame[4] = reinterpret_cast<uint64_t>(&fiberMain);        // r12
-  frame[5] = reinterpret_cast<uint64_t>(&f);                // rbx
+  frame[4] = reinterpret_cast<uint64_t>(&fiberMain);       // r12
+  frame[5] = reinterpret_cast<uint64_t>(&f);               // rbx
   frame[7] = reinterpret_cast<uint64_t>(&pcc_fiber_start); // return address
   f.sp = frame;
   f.finished = false;
@@ -226,9 +228,9 @@ void prepare(Fiber &f) {
 /// Maps a stack with a guard page below it. Returns null on failure.
 char *mapStack() {
   size_t page = size_t(sysconf(_SC_PAGESIZE));
-  void *base = mmap(nullptr, kDeviceStackSize + page, PROT_READ | PROT_WRITE,
-                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                    -1, 0);
+  void *base =
+      mmap(nullptr, kDeviceStackSize + page, PROT_READ | PROT_WRITE,
+           MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (base == MAP_FAILED)
     return nullptr;
   mprotect(base, page, PROT_NONE);
@@ -247,6 +249,27 @@ bool fibersSupported() {
 
 bool reserveFiberStacks(int64_t numDevices) {
   std::vector<char *> &all = stacks();
+  if (int64_t(all.size()) >= numDevices)
+    return true;
+  // Each stack is two mappings; leave a quarter of the limit to the
+  // program's buffers and the rest of the process.
+  int64_t limit = getMappingLimit(), inUse = countMappings();
+  int64_t needed = 2 * (numDevices - int64_t(all.size()));
+  if (limit > 0 && inUse >= 0 && inUse + needed > limit - limit / 4) {
+    int64_t most = int64_t(all.size()) + (limit - limit / 4 - inUse) / 2;
+    std::fprintf(stderr,
+                 "pcc runtime error: %lld devices need %lld memory mappings "
+                 "for their stacks (a stack and a guard page each), more "
+                 "than vm.max_map_count = %lld leaves (the process has %lld): "
+                 "run at most %lld devices per process, or raise the limit "
+                 "(sysctl vm.max_map_count=%lld)\n",
+                 static_cast<long long>(numDevices),
+                 static_cast<long long>(needed), static_cast<long long>(limit),
+                 static_cast<long long>(inUse),
+                 static_cast<long long>(most > 0 ? most : 0),
+                 static_cast<long long>(4 * (inUse + needed) / 3 + 1));
+    return false;
+  }
   while (int64_t(all.size()) < numDevices) {
     char *stack = mapStack();
     if (!stack) {

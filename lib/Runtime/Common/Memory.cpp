@@ -1,4 +1,5 @@
-//===- Memory.cpp - the buffers of generated code --------------------------===//
+//===- Memory.cpp - the buffers of generated code
+//--------------------------===//
 //
 // Both pipelines make memref.alloc/dealloc call MLIR's generic allocation
 // functions, which pcc implements here: on the cuda platform they hand out
@@ -11,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "GpuPlatform.h"
+#include "Mappings.h"
 
 #include "pcc/Runtime/pcc_runtime.h"
 
@@ -75,6 +77,12 @@ void *hostAlloc(uint64_t alignment, uint64_t size) {
   if (size + offset < size ||
       posix_memalign(&block, offset, size + offset) != 0 || !block) {
     bytesInUse.fetch_sub(size);
+    int64_t mappings = countMappings(), mappingLimit = getMappingLimit();
+    if (mappings >= 0 && mappingLimit > 0 && mappings + 16 >= mappingLimit)
+      outOfMemory("cannot allocate a buffer of %llu bytes: the process has "
+                  "used up its memory mappings (%llu of vm.max_map_count = "
+                  "%llu); run fewer devices per process, or raise the limit",
+                  size, mappings, mappingLimit);
     outOfMemory("cannot allocate a buffer of %llu bytes (holding %llu, "
                 "limit %llu): the machine is out of memory",
                 size, held - size, max);

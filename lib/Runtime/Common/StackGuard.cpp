@@ -67,8 +67,8 @@ bool ensureThreadStack(size_t size) {
   rlim_t wanted = size + (size_t(2) << 20);
   rlimit limit;
   if (getpid() != static_cast<pid_t>(syscall(SYS_gettid)) ||
-      getrlimit(RLIMIT_STACK, &limit) != 0 ||
-      limit.rlim_cur == RLIM_INFINITY || limit.rlim_cur >= wanted ||
+      getrlimit(RLIMIT_STACK, &limit) != 0 || limit.rlim_cur == RLIM_INFINITY ||
+      limit.rlim_cur >= wanted ||
       (limit.rlim_max != RLIM_INFINITY && limit.rlim_max < wanted))
     return false;
   limit.rlim_cur = wanted;

@@ -1,4 +1,5 @@
-//===- StackGuard.h - Recursion that would overflow a device's stack -*- C++ -*-===//
+//===- StackGuard.h - Recursion that would overflow a device's stack -*- C++
+//-*-===//
 //
 // Generated code calls pcc_mlir_check_stack at the entry of every function
 // that may recurse (pcc-guard-recursion); it ends the run with an error

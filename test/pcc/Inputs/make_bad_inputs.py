@@ -48,3 +48,15 @@ with open("deep-types.mlir", "w") as f:
             + ") {\n  return\n}\n")
 with open("deepest-regions.mlir", "w") as f:
     f.write(nested_ifs(998))
+
+# As many devices as vm.max_map_count: their stacks need twice as many
+# mappings as Linux allows.
+with open("/proc/sys/vm/max_map_count") as f:
+    devices = int(f.read())
+with open("too-many-devices.mlir", "w") as f:
+    f.write(f"func.func @main() -> tensor<{devices}xi32> {{\n"
+            f'  %r = spmd.pmap "i" size {devices} () -> '
+            f"(tensor<{devices}xi32>) {{\n"
+            "    %c = arith.constant 1 : i32\n"
+            "    spmd.yield %c : i32\n  }\n"
+            f"  return %r : tensor<{devices}xi32>\n}}\n")
