@@ -2,6 +2,8 @@
 
 #include "StackGuard.h"
 
+#include "Fibers.h"
+
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
@@ -47,6 +49,13 @@ void enterDeviceStack(int64_t device, const char *low, size_t size) {
     current.size = size;
   } else {
     current = getThreadStack();
+  }
+  // Every device gets the same stack wherever it runs (the main thread's
+  // may be larger), so that how deep it may recurse does not depend on
+  // where it runs.
+  if (current.size > kDeviceStackSize) {
+    current.low += current.size - kDeviceStackSize;
+    current.size = kDeviceStackSize;
   }
   current.device = device;
 }
