@@ -42,6 +42,7 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // the runtime).
   // So is recursion deeper than a device's stack.
   if (!cuda) {
+    pm.addPass(pcc::createPCCGenerateRuntimeChecks());
     pm.addPass(createGenerateRuntimeVerificationPass());
     pm.addPass(pcc::createPCCLowerRuntimeChecks());
     pm.addPass(pcc::createPCCGuardRecursion());

@@ -52,6 +52,30 @@ def PCCLowerCollectives : Pass<"pcc-lower-collectives", "mlir::ModuleOp"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def PCCGenerateRuntimeChecks : Pass<"pcc-generate-runtime-checks",
+                                     "mlir::ModuleOp"> {
+  let summary = "Check indices and run-time sizes, naming the values";
+  let description = [{
+    Before each of the program's ops that would read, write or allocate
+    out of bounds with bad values known only at run time, a check that calls
+    the runtime's `pcc_mlir_check_failed` with a located message and the
+    values: `tensor.extract` and `tensor.insert` (each index within its
+    axis, `prog.mlir:6:10: 'tensor.insert': index 7 is out of bounds for
+    axis 0 with size 4`, as NumPy's IndexError says it), `tensor.empty`,
+    `tensor.generate` and `tensor.splat` with dynamic sizes (none negative,
+    the whole no larger than 2^48 bytes, so that the allocation's size
+    cannot wrap around), and `tensor.reshape` to a dynamic shape (as many
+    elements as the source). Upstream's `generate-runtime-verification`
+    covers the rest (slices, casts, linalg operands), without values;
+    `pcc-lower-runtime-checks` drops its checks of the ops checked here.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::memref::MemRefDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::scf::SCFDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def PCCLowerRuntimeChecks : Pass<"pcc-lower-runtime-checks",
                                   "mlir::ModuleOp"> {
   let summary = "Turn failed run-time checks into a located runtime error";
@@ -62,7 +86,10 @@ def PCCLowerRuntimeChecks : Pass<"pcc-lower-runtime-checks",
     `tensor.extract_slice` or `tensor.insert_slice` with dynamic offsets or
     sizes, a `tensor.cast` to a static shape), each assertion becomes a
     branch to a call of the runtime's `pcc_mlir_check_failed` with a string that
-    names where and what: `prog.mlir:7:10: out-of-bounds access`. The
+    names where and what: `prog.mlir:7:10: 'tensor.extract_slice':
+    extract_slice runs out-of-bounds along dimension 0`. Checks of
+    `tensor.extract` and `tensor.insert` are dropped: pcc-generate-runtime-checks
+    makes its own, which name the index and the size. The
     runtime prints it as `pcc runtime error: ...` and ends the process with
     status 1, from any device thread, instead of reading or writing memory
     that is not the value's.

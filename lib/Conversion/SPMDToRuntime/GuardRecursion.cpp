@@ -57,12 +57,8 @@ struct PCCGuardRecursionPass
     func::FuncOp check;
     for (func::FuncOp function : recursive) {
       Location loc = function.getLoc();
-      std::string name;
-      llvm::raw_string_ostream os(name);
-      if (auto file = dyn_cast<FileLineColLoc>(loc))
-        os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-           << file.getColumn() << ": ";
-      os << "@" << function.getSymName();
+      std::string name =
+          pcc::formatLocation(loc) + "@" + function.getSymName().str();
       OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
       memref::GlobalOp global = pcc::createHostString(
           moduleBuilder, symbols, loc, "_pcc_recursive_function", name);

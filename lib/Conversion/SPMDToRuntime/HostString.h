@@ -14,6 +14,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/StringMap.h"
 
 namespace pcc {
 
@@ -26,8 +27,8 @@ inline mlir::memref::GlobalOp createHostString(mlir::OpBuilder &builder,
                                                mlir::Location loc,
                                                llvm::StringRef name,
                                                llvm::StringRef text) {
-  auto type = mlir::MemRefType::get({int64_t(text.size()) + 1},
-                                    builder.getI8Type());
+  auto type =
+      mlir::MemRefType::get({int64_t(text.size()) + 1}, builder.getI8Type());
   llvm::SmallVector<int8_t> bytes(text.begin(), text.end());
   bytes.push_back(0);
   auto global = mlir::memref::GlobalOp::create(
@@ -40,6 +41,18 @@ inline mlir::memref::GlobalOp createHostString(mlir::OpBuilder &builder,
   symbols.insert(global);
   return global;
 }
+
+/// Calls the runtime's pcc_mlir_check_failed at `builder`'s insertion point
+/// with `text` (in a host string, one per distinct text in `messages`) and
+/// the two i64 values its `{0}` and `{1}` stand for (zeros if not given).
+/// Declares the function in the module the first time.
+void callCheckFailed(mlir::OpBuilder &builder, mlir::SymbolTable &symbols,
+                     llvm::StringMap<mlir::memref::GlobalOp> &messages,
+                     mlir::Location loc, llvm::StringRef text,
+                     mlir::ValueRange values = {});
+
+/// "prog.mlir:7:10: " for a file location, "" otherwise.
+std::string formatLocation(mlir::Location loc);
 
 } // namespace pcc
 

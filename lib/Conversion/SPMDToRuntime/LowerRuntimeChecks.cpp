@@ -10,13 +10,12 @@
 
 #include "HostString.h"
 
-#include "pcc/Dialect/SPMD/IR/SPMDOps.h"
-
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 
 namespace pcc {
@@ -26,22 +25,24 @@ namespace pcc {
 
 using namespace mlir;
 
-/// "prog.mlir:7:10: 'tensor.insert': out-of-bounds access" from the
-/// assertion's location, the op it guards (the first op after it with the
-/// same location that is not a check), and the line of
-/// generate-runtime-verification's message that says what failed.
-static std::string describeFailure(cf::AssertOp assertion) {
-  std::string text;
-  llvm::raw_string_ostream os(text);
-  if (auto file = dyn_cast<FileLineColLoc>(assertion.getLoc()))
-    os << file.getFilename().getValue() << ":" << file.getLine() << ":"
-       << file.getColumn() << ": ";
+/// The op an assertion guards: the first op after it with the same location
+/// that is not a check.
+static Operation *getGuardedOp(cf::AssertOp assertion) {
   for (Operation *op = assertion->getNextNode(); op; op = op->getNextNode())
     if (op->getLoc() == assertion.getLoc() && !isa<cf::AssertOp>(op) &&
-        op->getName().getDialectNamespace() != "arith") {
-      os << "'" << op->getName() << "': ";
-      break;
-    }
+        op->getName().getDialectNamespace() != "arith")
+      return op;
+  return nullptr;
+}
+
+/// "prog.mlir:7:10: 'tensor.extract_slice': out-of-bounds access" from the
+/// assertion's location, the op it guards, and the line of
+/// generate-runtime-verification's message that says what failed.
+static std::string describeFailure(cf::AssertOp assertion, Operation *op) {
+  std::string text = pcc::formatLocation(assertion.getLoc());
+  llvm::raw_string_ostream os(text);
+  if (op)
+    os << "'" << op->getName() << "': ";
   StringRef what = assertion.getMsg();
   size_t caret = what.find("^ ");
   if (caret != StringRef::npos)
@@ -66,14 +67,13 @@ struct PCCLowerRuntimeChecksPass
     });
     llvm::StringMap<memref::GlobalOp> messages;
     for (cf::AssertOp assertion : assertions) {
-      Location loc = assertion.getLoc();
-      std::string text = describeFailure(assertion);
-      memref::GlobalOp &global = messages[text];
-      if (!global) {
-        OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
-        global = pcc::createHostString(moduleBuilder, symbols, loc,
-                                       "_pcc_check", text);
+      Operation *guarded = getGuardedOp(assertion);
+      // pcc-generate-runtime-checks checks these, naming the values.
+      if (isa_and_nonnull<tensor::ExtractOp, tensor::InsertOp>(guarded)) {
+        assertion.erase();
+        continue;
       }
+      Location loc = assertion.getLoc();
       OpBuilder builder(assertion);
       Value failed = arith::XOrIOp::create(
           builder, loc, assertion.getArg(),
@@ -81,32 +81,10 @@ struct PCCLowerRuntimeChecksPass
       auto ifOp = scf::IfOp::create(builder, loc, TypeRange(), failed,
                                     /*withElseRegion=*/false);
       builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
-      MemRefType type = global.getType();
-      Value message =
-          memref::GetGlobalOp::create(builder, loc, type, global.getSymName());
-      Value unranked = memref::CastOp::create(
-          builder, loc, UnrankedMemRefType::get(type.getElementType(), 0),
-          message);
-      func::CallOp::create(builder, loc, getDeclaration(symbols, unranked),
-                           unranked);
+      pcc::callCheckFailed(builder, symbols, messages, loc,
+                           describeFailure(assertion, guarded));
       assertion.erase();
     }
-  }
-
-  /// `@pcc_mlir_check_failed`, declared with MLIR's C interface.
-  func::FuncOp getDeclaration(SymbolTable &symbols, Value message) {
-    StringRef name = "pcc_mlir_check_failed";
-    if (auto existing = symbols.lookup<func::FuncOp>(name))
-      return existing;
-    ModuleOp module = getOperation();
-    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-    auto declaration = func::FuncOp::create(
-        builder, module.getLoc(), name,
-        FunctionType::get(&getContext(), message.getType(), {}));
-    declaration.setPrivate();
-    declaration->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
-    symbols.insert(declaration);
-    return declaration;
   }
 };
 } // namespace

@@ -19,6 +19,7 @@
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include "Collectives.h"
+#include "RuntimeError.h"
 #include "pcc/Support/Float16.h"
 
 #if defined(__x86_64__)
@@ -74,8 +75,8 @@ std::chrono::steady_clock::duration collectiveTimeout() {
     // would overflow the clock's nanoseconds and time out at once.
     constexpr double kLongest = 1e9;
     return std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-        std::chrono::duration<double>(
-            value > 0 ? std::min(value, kLongest) : 300.0));
+        std::chrono::duration<double>(value > 0 ? std::min(value, kLongest)
+                                                : 300.0));
   }();
   return timeout;
 }
@@ -256,20 +257,6 @@ std::string describe(const char *site, const char *op) {
 /// sleeps.
 constexpr int32_t kMeetingYields = 16;
 
-/// Only the first error is printed: every member of a group finds it.
-std::atomic<bool> failing{false};
-
-[[noreturn]] void failCollective(const std::string &message) {
-  if (!failing.exchange(true)) {
-    std::fprintf(stderr, "pcc runtime error: %s\n", message.c_str());
-    std::fflush(stderr);
-    std::_Exit(1);
-  }
-  // Another member is reporting; wait for its exit.
-  for (;;)
-    std::this_thread::sleep_for(std::chrono::seconds(1));
-}
-
 } // namespace
 
 namespace {
@@ -312,9 +299,9 @@ void waitForGroup(GroupSlot &slot, const char *op, int64_t device,
       continue;
     int64_t peer = memberDevice(int64_t(slot.dims.size()), slot.dims.data(),
                                 slot.mask, slot.leader, rank);
-    const char *elsewhere = peer < kTrackedDevices
-                                ? waitingIn[peer].load(std::memory_order_relaxed)
-                                : nullptr;
+    const char *elsewhere =
+        peer < kTrackedDevices ? waitingIn[peer].load(std::memory_order_relaxed)
+                               : nullptr;
     missing += (missing.empty() ? "" : "; ") + std::string("device ") +
                std::to_string(peer) +
                (elsewhere ? std::string(", which waits in ") +
@@ -327,13 +314,12 @@ void waitForGroup(GroupSlot &slot, const char *op, int64_t device,
   std::snprintf(seconds, sizeof(seconds), "%g",
                 std::chrono::duration<double>(collectiveTimeout()).count());
   uint64_t number = slot.members[pos.rank].started;
-  failCollective(describe(site, op) + ": device " +
-                 std::to_string(device) + " waited more than " + seconds +
-                 " s for the other devices of its group (at collective #" +
-                 std::to_string(number) + " of the group); never arrived: " +
-                 missing +
-                 ". Devices must run the same collectives in the same "
-                 "order; PCC_COLLECTIVE_TIMEOUT sets the limit in seconds");
+  failRun(describe(site, op) + ": device " + std::to_string(device) +
+          " waited more than " + seconds +
+          " s for the other devices of its group (at collective #" +
+          std::to_string(number) + " of the group); never arrived: " + missing +
+          ". Devices must run the same collectives in the same "
+          "order; PCC_COLLECTIVE_TIMEOUT sets the limit in seconds");
 }
 
 } // namespace
@@ -400,16 +386,15 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
     int64_t peerDevice =
         memberDevice(int64_t(slot.dims.size()), slot.dims.data(), slot.mask,
                      slot.leader, rank);
-    failCollective(
-        "devices of a group met in different collectives: device " +
-        std::to_string(device) + " runs " + describe(self.site, op) +
-        " and device " + std::to_string(peerDevice) + " runs " +
-        describe(peer.site, peer.fingerprint.kind == kAllGatherKind
-                                ? "pcc_all_gather"
-                                : "pcc_all_reduce") +
-        " (collective #" + std::to_string(number) +
-        " of their group). Devices must run the same collectives, with the "
-        "same types and shapes, in the same order");
+    failRun("devices of a group met in different collectives: device " +
+            std::to_string(device) + " runs " + describe(self.site, op) +
+            " and device " + std::to_string(peerDevice) + " runs " +
+            describe(peer.site, peer.fingerprint.kind == kAllGatherKind
+                                    ? "pcc_all_gather"
+                                    : "pcc_all_reduce") +
+            " (collective #" + std::to_string(number) +
+            " of their group). Devices must run the same collectives, with the "
+            "same types and shapes, in the same order");
   }
   return announced;
 }
@@ -502,7 +487,8 @@ void streamCopy(void *dst, const void *src, size_t bytes) {
 #if defined(__x86_64__)
   auto *d = static_cast<char *>(dst);
   const auto *s = static_cast<const char *>(src);
-  size_t head = std::min(bytes, (16 - reinterpret_cast<uintptr_t>(d) % 16) % 16);
+  size_t head =
+      std::min(bytes, (16 - reinterpret_cast<uintptr_t>(d) % 16) % 16);
   std::memcpy(d, s, head);
   d += head;
   s += head;
@@ -753,8 +739,7 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
   int64_t lo, hi;
   sliceOf(count, es, pos.size, pos.rank, lo, hi);
   if (lo < hi)
-    reduce(members, pos.size, 0, pos.size, lo, hi,
-           count * es >= kStreamBytes);
+    reduce(members, pos.size, 0, pos.size, lo, hi, count * es >= kStreamBytes);
   // Nobody may return (and reuse its in/out) before every slice is written.
   meet(*slot, op, device, pos);
 }
@@ -780,8 +765,8 @@ extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
   // A small input is staged, and its owner need not wait for its peers to
   // have copied it (see pcc_all_reduce).
   bool stage = int64_t(bytes) <= kStagedBytes;
-  const Announcement *members = publishAndMeet(*slot, op, device, pos, in,
-                                               out, fingerprint, stage);
+  const Announcement *members =
+      publishAndMeet(*slot, op, device, pos, in, out, fingerprint, stage);
   // Each member pulls every input into its own output: it writes only its
   // own memory, and the work is evenly spread.
   char *dst = static_cast<char *>(out);

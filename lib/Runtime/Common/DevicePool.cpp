@@ -231,10 +231,14 @@ bool initialize(Pool &p) {
       sched_getaffinity(0, sizeof(p.allowedCpus), &p.allowedCpus) == 0;
   p.numCores = p.hasAffinity ? std::max(1, CPU_COUNT(&p.allowedCpus)) : 1;
   p.defaultHostThreads = p.numCores;
-  if (!readCount("PCC_HOST_THREADS", 1, "a positive integer (how many "
-                 "threads run devices)", p.defaultHostThreads) ||
-      !readCount("PCC_SERIAL_WORK", 0, "a number of elements (launches that "
-                 "cost no more run on one thread; 0: never)", p.serialWork))
+  if (!readCount("PCC_HOST_THREADS", 1,
+                 "a positive integer (how many "
+                 "threads run devices)",
+                 p.defaultHostThreads) ||
+      !readCount("PCC_SERIAL_WORK", 0,
+                 "a number of elements (launches that "
+                 "cost no more run on one thread; 0: never)",
+                 p.serialWork))
     return false;
   // Checked before any device runs, so that a typo is not a silent
   // five-minute timeout.
@@ -419,8 +423,8 @@ extern "C" int64_t pcc_runtime_num_threads(void) {
 }
 
 extern "C" void pcc_launch(int64_t num_devices,
-                           void (*body)(void *args, int64_t device),
-                           void *args, int64_t work) {
+                           void (*body)(void *args, int64_t device), void *args,
+                           int64_t work) {
   // Generated code cannot handle a failure, and its results would be
   // garbage: end the process the way the driver ends on any other error.
   if (runDevices(num_devices, body, args, /*threadPerDevice=*/false, work))

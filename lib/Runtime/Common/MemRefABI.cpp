@@ -15,11 +15,13 @@
 
 #include "Collectives.h"
 #include "GpuPlatform.h"
+#include "RuntimeError.h"
 #include "StackGuard.h"
 
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <vector>
 
 using namespace pcc::runtime;
@@ -88,8 +90,7 @@ private:
       return;
     }
     for (int64_t i = 0; i < sizes[dim]; ++i)
-      copy(dim + 1, at + i * strides[dim] * int64_t(elementSize), cursor,
-           pack);
+      copy(dim + 1, at + i * strides[dim] * int64_t(elementSize), cursor, pack);
   }
 
   size_t elementSize;
@@ -138,19 +139,19 @@ void allGather(int64_t device, pcc_unranked_memref *grid, int64_t mask,
                pcc_unranked_memref *site, pcc_unranked_memref *in,
                pcc_unranked_memref *out, int32_t dtype, size_t elementSize) {
   CollectiveOperands o(grid, site, in, out, elementSize);
-  (o.gpu ? o.gpu->allGather : pcc_all_gather)(
-      device, o.dims.count, o.gridDims(), mask, dtype, o.input.data,
-      o.output.data, o.input.count);
+  (o.gpu ? o.gpu->allGather
+         : pcc_all_gather)(device, o.dims.count, o.gridDims(), mask, dtype,
+                           o.input.data, o.output.data, o.input.count);
 }
 
 void allReduce(int64_t device, pcc_unranked_memref *grid, int64_t mask,
                int32_t reduction, pcc_unranked_memref *site,
-               pcc_unranked_memref *in, pcc_unranked_memref *out,
-               int32_t dtype, size_t elementSize) {
+               pcc_unranked_memref *in, pcc_unranked_memref *out, int32_t dtype,
+               size_t elementSize) {
   CollectiveOperands o(grid, site, in, out, elementSize);
-  (o.gpu ? o.gpu->allReduce : pcc_all_reduce)(
-      device, o.dims.count, o.gridDims(), mask, reduction, dtype,
-      o.input.data, o.output.data, o.input.count);
+  (o.gpu ? o.gpu->allReduce
+         : pcc_all_reduce)(device, o.dims.count, o.gridDims(), mask, reduction,
+                           dtype, o.input.data, o.output.data, o.input.count);
 }
 } // namespace
 
@@ -158,23 +159,30 @@ void allReduce(int64_t device, pcc_unranked_memref *grid, int64_t mask,
   void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       pcc_unranked_memref *site, pcc_unranked_memref *in,                      \
-      pcc_unranked_memref *out) {                                             \
+      pcc_unranked_memref *out) {                                              \
     allGather(device, grid, axes_mask, site, in, out, dtype, elementSize);     \
   }
 #define PCC_DEFINE_MEMREF_ALL_REDUCE(suffix, dtype, elementSize)               \
   void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
       int32_t reduction, pcc_unranked_memref *site, pcc_unranked_memref *in,   \
-      pcc_unranked_memref *out) {                                             \
+      pcc_unranked_memref *out) {                                              \
     allReduce(device, grid, axes_mask, reduction, site, in, out, dtype,        \
               elementSize);                                                    \
   }
 
-extern "C" void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "pcc runtime error: %s\n", siteText(message));
-  std::fflush(stderr);
-  std::_Exit(1);
+extern "C" void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message,
+                                                   int64_t a, int64_t b) {
+  std::string text;
+  for (const char *c = siteText(message); *c; ++c) {
+    if (c[0] == '{' && (c[1] == '0' || c[1] == '1') && c[2] == '}') {
+      text += std::to_string(c[1] == '0' ? a : b);
+      c += 2;
+    } else {
+      text += *c;
+    }
+  }
+  failRun(text);
 }
 
 extern "C" void

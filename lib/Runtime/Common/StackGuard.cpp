@@ -3,14 +3,14 @@
 #include "StackGuard.h"
 
 #include "Fibers.h"
+#include "RuntimeError.h"
 
 #include <pthread.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
-#include <cstdio>
-#include <cstdlib>
+#include <string>
 
 namespace pcc::runtime {
 
@@ -98,18 +98,12 @@ void checkStack(const char *function) {
   auto low = reinterpret_cast<uintptr_t>(current.low);
   if (!low || here >= low + kStackReserve)
     return;
-  char who[64] = "the host";
-  if (current.device >= 0)
-    std::snprintf(who, sizeof who, "device %lld",
-                  static_cast<long long>(current.device));
-  std::fflush(stdout);
-  std::fprintf(stderr,
-               "pcc runtime error: %s: recursion deeper than %s's stack "
-               "allows (%zu MiB); recurse less deeply, or iterate with "
-               "scf.for or scf.while\n",
-               function, who, current.size >> 20);
-  std::fflush(stderr);
-  std::_Exit(1);
+  std::string who = current.device < 0
+                        ? std::string("the host")
+                        : "device " + std::to_string(current.device);
+  failRun(std::string(function) + ": recursion deeper than " + who +
+          "'s stack allows (" + std::to_string(current.size >> 20) +
+          " MiB); recurse less deeply, or iterate with scf.for or scf.while");
 }
 
 } // namespace pcc::runtime

@@ -1,0 +1,188 @@
+//===- GenerateRuntimeChecks.cpp - indices and sizes checked at run time --===//
+//
+// See the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Conversion/Passes.h"
+
+#include "HostString.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+
+namespace pcc {
+#define GEN_PASS_DEF_PCCGENERATERUNTIMECHECKS
+#include "pcc/Conversion/Passes.h.inc"
+} // namespace pcc
+
+using namespace mlir;
+
+/// The largest tensor a program may make at run time, as VerifyClosed
+/// bounds static ones: 2^48 bytes.
+static constexpr int64_t kMaxBytes = int64_t(1) << 48;
+
+namespace {
+/// Emits the checks of one op, before it.
+class CheckBuilder {
+public:
+  CheckBuilder(Operation *op, SymbolTable &symbols,
+               llvm::StringMap<memref::GlobalOp> &messages)
+      : builder(op), loc(op->getLoc()), symbols(symbols), messages(messages),
+        prefix(pcc::formatLocation(loc) + "'" +
+               op->getName().getStringRef().str() + "': ") {}
+
+  /// Fails with `what` (its {0} and {1} the values) unless `ok`.
+  void require(Value ok, const std::string &what, ValueRange values) {
+    Value failed = arith::XOrIOp::create(
+        builder, loc, ok, arith::ConstantIntOp::create(builder, loc, 1, 1));
+    auto ifOp = scf::IfOp::create(builder, loc, TypeRange(), failed,
+                                  /*withElseRegion=*/false);
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToStart(&ifOp.getThenRegion().front());
+    pcc::callCheckFailed(builder, symbols, messages, loc, prefix + what,
+                         values);
+  }
+
+  /// Dimension `d` of `tensor`, as an index (a constant if static).
+  Value dim(Value tensor, int64_t d) {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    if (!type.isDynamicDim(d))
+      return constant(type.getDimSize(d));
+    return tensor::DimOp::create(builder, loc, tensor, d);
+  }
+
+  /// Index `i` within [0, size): one unsigned comparison.
+  void requireIndex(Value i, Value size, int64_t axis) {
+    if (auto index = getConstantIntValue(i))
+      if (auto bound = getConstantIntValue(size);
+          bound && *index >= 0 && *index < *bound)
+        return;
+    require(
+        arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, i, size),
+        "index {0} is out of bounds for axis " + std::to_string(axis) +
+            " with size {1}",
+        {i, size});
+  }
+
+  /// Sizes of a shape made at run time: none negative, and the whole no
+  /// larger than kMaxBytes; returns the number of elements.
+  Value requireShape(TensorType type, ValueRange dynamicSizes) {
+    int64_t elementBytes =
+        std::max<int64_t>(1, (type.getElementTypeBitWidth() + 7) / 8);
+    Value count = constant(1);
+    Value zero = constant(0);
+    unsigned next = 0;
+    for (int64_t axis = 0; axis < type.getRank(); ++axis) {
+      Value size = type.isDynamicDim(axis) ? dynamicSizes[next++]
+                                           : constant(type.getDimSize(axis));
+      if (type.isDynamicDim(axis))
+        require(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                      size, zero),
+                "axis " + std::to_string(axis) + " has negative size {0}",
+                {size});
+      // count * size * elementBytes <= kMaxBytes, without overflow:
+      // size <= kMaxBytes / elementBytes / count (count >= 1 until a size
+      // is 0, after which nothing can overflow).
+      Value room = arith::DivUIOp::create(
+          builder, loc, constant(kMaxBytes / elementBytes),
+          arith::MaxUIOp::create(builder, loc, count, constant(1)));
+      require(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ule,
+                                    size, room),
+              "axis " + std::to_string(axis) +
+                  " of size {0} makes the tensor larger than 2^48 bytes",
+              {size});
+      count = arith::MulIOp::create(builder, loc, count, size);
+    }
+    return count;
+  }
+
+  /// The number of elements of `tensor`.
+  Value countElements(Value tensor) {
+    auto type = cast<RankedTensorType>(tensor.getType());
+    Value count = constant(1);
+    for (int64_t axis = 0; axis < type.getRank(); ++axis)
+      count = arith::MulIOp::create(builder, loc, count, dim(tensor, axis));
+    return count;
+  }
+
+  Value constant(int64_t value) {
+    return arith::ConstantIndexOp::create(builder, loc, value);
+  }
+
+  OpBuilder builder;
+  Location loc;
+
+private:
+  SymbolTable &symbols;
+  llvm::StringMap<memref::GlobalOp> &messages;
+  std::string prefix;
+};
+
+struct PCCGenerateRuntimeChecksPass
+    : public pcc::impl::PCCGenerateRuntimeChecksBase<
+          PCCGenerateRuntimeChecksPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    llvm::StringMap<memref::GlobalOp> messages;
+    SmallVector<Operation *> ops;
+    module.walk([&](Operation *op) {
+      if (isa<tensor::ExtractOp, tensor::InsertOp, tensor::EmptyOp,
+              tensor::GenerateOp, tensor::SplatOp, tensor::ReshapeOp>(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops) {
+      CheckBuilder checks(op, symbols, messages);
+      auto checkIndices = [&](Value tensor, ValueRange indices) {
+        for (auto [axis, index] : llvm::enumerate(indices))
+          checks.requireIndex(index, checks.dim(tensor, axis), axis);
+      };
+      if (auto extract = dyn_cast<tensor::ExtractOp>(op))
+        checkIndices(extract.getTensor(), extract.getIndices());
+      else if (auto insert = dyn_cast<tensor::InsertOp>(op))
+        checkIndices(insert.getDest(), insert.getIndices());
+      else if (auto empty = dyn_cast<tensor::EmptyOp>(op))
+        checks.requireShape(empty.getType(), empty.getDynamicSizes());
+      else if (auto generate = dyn_cast<tensor::GenerateOp>(op))
+        checks.requireShape(generate.getType(), generate.getDynamicExtents());
+      else if (auto splat = dyn_cast<tensor::SplatOp>(op))
+        checks.requireShape(splat.getType(), splat.getDynamicSizes());
+      else if (auto reshape = dyn_cast<tensor::ReshapeOp>(op))
+        checkReshape(checks, reshape);
+    }
+  }
+
+  /// The new shape's sizes are not negative and hold as many elements as
+  /// the source (a static result shape is checked by the verifier).
+  void checkReshape(CheckBuilder &checks, tensor::ReshapeOp reshape) {
+    auto type = cast<RankedTensorType>(reshape.getResult().getType());
+    auto source = dyn_cast<RankedTensorType>(reshape.getSource().getType());
+    if (!source || (type.hasStaticShape() && source.hasStaticShape()))
+      return;
+    OpBuilder &builder = checks.builder;
+    Location loc = checks.loc;
+    SmallVector<Value> sizes;
+    for (int64_t axis = 0; axis < type.getRank(); ++axis) {
+      if (!type.isDynamicDim(axis))
+        continue;
+      Value size = tensor::ExtractOp::create(builder, loc, reshape.getShape(),
+                                             checks.constant(axis));
+      if (!size.getType().isIndex())
+        size = arith::IndexCastOp::create(builder, loc, builder.getIndexType(),
+                                          size);
+      sizes.push_back(size);
+    }
+    Value count = checks.requireShape(type, sizes);
+    Value sourceCount = checks.countElements(reshape.getSource());
+    checks.require(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                         count, sourceCount),
+                   "cannot reshape {0} elements into a shape of {1} elements",
+                   {sourceCount, count});
+  }
+};
+} // namespace

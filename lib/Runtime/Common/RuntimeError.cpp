@@ -1,0 +1,25 @@
+//===- RuntimeError.cpp - The one error a failing run prints --------------===//
+
+#include "RuntimeError.h"
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+namespace pcc::runtime {
+
+void failRun(const std::string &message) {
+  static std::atomic<bool> failing{false};
+  if (!failing.exchange(true)) {
+    std::fflush(stdout);
+    std::fprintf(stderr, "pcc runtime error: %s\n", message.c_str());
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
+  for (;;)
+    std::this_thread::sleep_for(std::chrono::seconds(1));
+}
+
+} // namespace pcc::runtime

@@ -1,0 +1,51 @@
+// RUN: pcc-opt %s --pcc-generate-runtime-checks | FileCheck %s
+
+// Each dynamic index is compared with its axis's size (unsigned: a negative
+// index is out of bounds too); the call names both values.
+// CHECK-LABEL: func @extract
+// CHECK: %[[DIM:.*]] = tensor.dim %arg0, %c0
+// CHECK: %[[OK:.*]] = arith.cmpi ult, %arg1, %[[DIM]]
+// CHECK: %[[FAILED:.*]] = arith.xori %[[OK]], %true
+// CHECK: scf.if %[[FAILED]] {
+// CHECK:   %[[I:.*]] = arith.index_cast %arg1 : index to i64
+// CHECK:   %[[N:.*]] = arith.index_cast %[[DIM]] : index to i64
+// CHECK:   func.call @pcc_mlir_check_failed(%{{.*}}, %[[I]], %[[N]])
+// CHECK: }
+// CHECK: tensor.extract %arg0[%arg1]
+func.func @extract(%t: tensor<?xf32>, %i: index) -> f32 {
+  %v = tensor.extract %t[%i] : tensor<?xf32>
+  return %v : f32
+}
+
+// A constant index within a static size needs no check.
+// CHECK-LABEL: func @constant_index
+// CHECK-NOT: scf.if
+// CHECK: tensor.insert
+func.func @constant_index(%t: tensor<4xf32>, %x: f32) -> tensor<4xf32> {
+  %c3 = arith.constant 3 : index
+  %r = tensor.insert %x into %t[%c3] : tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// Dynamic sizes: not negative, and not so large that the bytes overflow.
+// CHECK-LABEL: func @empty
+// CHECK: arith.cmpi sge, %arg0, %c0
+// CHECK: scf.if
+// CHECK: arith.cmpi ule, %arg0
+// CHECK: scf.if
+// CHECK: tensor.empty(%arg0)
+func.func @empty(%n: index) -> tensor<?x4xf32> {
+  %e = tensor.empty(%n) : tensor<?x4xf32>
+  return %e : tensor<?x4xf32>
+}
+
+// A reshape to a shape known at run time keeps the number of elements.
+// CHECK-LABEL: func @reshape
+// CHECK-COUNT-2: tensor.extract %arg1
+// CHECK: %[[EQUAL:.*]] = arith.cmpi eq
+// CHECK: scf.if
+// CHECK: tensor.reshape
+func.func @reshape(%t: tensor<6xf32>, %shape: tensor<2xindex>) -> tensor<?x?xf32> {
+  %r = tensor.reshape %t(%shape) : (tensor<6xf32>, tensor<2xindex>) -> tensor<?x?xf32>
+  return %r : tensor<?x?xf32>
+}
