@@ -5,7 +5,11 @@ Each program is a nest of 1 to 3 pmaps (up to 32 devices) over random
 inputs of one element type, whose body chains elementwise ops, reductions,
 every collective over subsets and lists of axes, all_gather at every axis
 (stacked and tiled), axis_index, loops and branches on uniform conditions,
-and values captured from an outer pmap. While it writes a program, the
+values captured from an outer pmap, tensor.extract and tensor.insert at
+indices computed at run time, and calls of the program's own functions,
+named like what libc, libm and compiler-rt define (memcpy, expf, ...). A
+few programs index past the end on purpose: every run must then end with
+pcc's out-of-bounds error (NumPy's IndexError). While it writes a program, the
 generator evaluates it on every device with NumPy alone: that is the
 expected result, computed without pcc. Floating-point values are small
 integers, and an op whose result would not be exact in its type (or would be
@@ -15,7 +19,9 @@ which pcc combines values.
 Every program runs in every placement of its devices (threads, all on the
 calling thread, one host thread, unpinned threads) under `pcc run`, and as
 an executable of `pcc compile`; each run's saved results must equal NumPy's
-bit for bit. A finding is a program, a configuration and what differed.
+bit for bit. Given a sanitizer build's pcc (build-asan/bin/pcc), any report
+of AddressSanitizer or UndefinedBehaviorSanitizer is a finding too. A
+finding is a program, a configuration and what differed.
 
 usage: random_programs.py PCC [--seed S] [--count N] [--jobs J] [--keep DIR]
 """
@@ -27,6 +33,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import time
 
 import numpy as np
 
@@ -80,6 +87,13 @@ class Context:
         self.axes = list(AXES[:depth])
         self.devices = list(itertools.product(*[range(s) for s in sizes]))
         self.counter = 0
+        # The program's functions besides @main (Call), and their names.
+        self.functions = []
+        self.function_names = set()
+        # The kinds of op tried, for the summary.
+        self.kinds = set()
+        # Whether the program indexes out of bounds on purpose.
+        self.expect_error = rng.random() < 0.08
 
     def fresh(self, prefix="v"):
         self.counter += 1
@@ -461,24 +475,147 @@ class Branch:
         return r
 
 
+# Names of user functions: what libc, libm and the compiler's runtime call
+# themselves, which must not capture the calls pcc's generated code makes.
+HOSTILE_NAMES = ("memcpy", "memset", "memmove", "malloc", "free", "calloc",
+                 "expf", "exp", "sqrtf", "powf", "printf", "abort", "exit",
+                 "pthread_create", "__truncsfbf2", "fma", "main_", "f")
+
+
+class Call:
+    """Calls a function of the program (named like a libc, libm or runtime
+    function) whose body is a chain of elementwise ops; functions may call
+    the ones defined before them."""
+
+    def __init__(self, ctx, shape):
+        self.ctx, self.shape = ctx, shape
+        self.body = Chain(ctx, shape, [], int(ctx.rng.integers(1, 3)), depth=2,
+                          local=True)
+        self.callee = None  # an earlier function this one calls, if any
+        same = [f for f in ctx.functions if f.shape == shape]
+        if same and ctx.rng.integers(0, 2):
+            self.callee = same[int(ctx.rng.integers(0, len(same)))]
+        base = str(ctx.rng.choice(HOSTILE_NAMES))
+        self.name = base if base not in ctx.function_names else \
+            f"{base}_{len(ctx.function_names)}"
+        ctx.function_names.add(self.name)
+
+    def apply(self, vals):
+        self.body.build(vals)
+        vals = self.body.apply(vals)
+        if self.callee is not None:
+            vals = self.callee.apply(vals)
+        if self not in self.ctx.functions:
+            self.ctx.functions.append(self)
+        return vals
+
+    def define(self):
+        """The function's text, at module level."""
+        ctx = self.ctx
+        ty = tensor_type(self.shape, ctx.elem)
+        out = [f"func.func @{self.name}(%p: {ty}) -> {ty} {{"]
+        y = self.body.emit(out, 1, "%p")
+        if self.callee is not None:
+            r = ctx.fresh()
+            out.append(f"  {r} = func.call @{self.callee.name}({y}) : ({ty}) -> {ty}")
+            y = r
+        out.append(f"  return {y} : {ty}")
+        out.append("}")
+        return out
+
+    def emit(self, out, indent, x):
+        ctx = self.ctx
+        ty = tensor_type(self.shape, ctx.elem)
+        r = ctx.fresh()
+        out.append(("  " * indent) + f"{r} = func.call @{self.name}({x}) : ({ty}) -> {ty}")
+        return r
+
+
+class DynamicIndex:
+    """y = x; y[k, 0...] = x[j, 0...] with indices computed at run time from
+    the device's position (tensor.extract and tensor.insert at dynamic
+    indices). With `out_of_bounds`, j is past the end on every device: the
+    run must end with pcc's located error, as NumPy raises IndexError."""
+
+    def __init__(self, ctx, shape, bound, out_of_bounds=False):
+        if not shape:
+            raise Rejected()
+        self.ctx, self.shape = ctx, shape
+        self.axes = ctx.random_axes(bound) if bound else []
+        self.shift = int(ctx.rng.integers(0, 5))
+        self.out_of_bounds = out_of_bounds
+
+    def indices(self, d):
+        rank = self.ctx.rank(d, self.axes) if self.axes else 0
+        j = (rank + self.shift) % self.shape[0]
+        if self.out_of_bounds:
+            j = self.shape[0] + rank
+        return j, (rank + 1) % self.shape[0]
+
+    def apply(self, vals):
+        result = {}
+        for d in vals:
+            j, k = self.indices(d)
+            if self.out_of_bounds:
+                raise IndexError("planned")
+            y = vals[d].copy()
+            y[(k,) + (0,) * (len(self.shape) - 1)] = \
+                vals[d][(j,) + (0,) * (len(self.shape) - 1)]
+            result[d] = y
+        return result
+
+    def emit(self, out, indent, x):
+        ctx, pad = self.ctx, "  " * indent
+        ty = tensor_type(self.shape, ctx.elem)
+        rank, shift, size, one, j, jm, k, e, r = (ctx.fresh("d") for _ in range(9))
+        if self.axes:
+            out.append(pad + f"{rank} = spmd.axis_index {axes_attr(self.axes)} : index")
+        else:
+            out.append(pad + f"{rank} = arith.constant 0 : index")
+        out.append(pad + f"{shift} = arith.constant {self.shift} : index")
+        out.append(pad + f"{size} = arith.constant {self.shape[0]} : index")
+        out.append(pad + f"{one} = arith.constant 1 : index")
+        if self.out_of_bounds:
+            out.append(pad + f"{jm} = arith.addi {rank}, {size} : index")
+        else:
+            out.append(pad + f"{j} = arith.addi {rank}, {shift} : index")
+            out.append(pad + f"{jm} = arith.remui {j}, {size} : index")
+        out.append(pad + f"{k} = arith.addi {rank}, {one} : index")
+        km = ctx.fresh("d")
+        out.append(pad + f"{km} = arith.remui {k}, {size} : index")
+        zero = ctx.fresh("d")
+        out.append(pad + f"{zero} = arith.constant 0 : index")
+        zeros = f", {zero}" * (len(self.shape) - 1)
+        out.append(pad + f"{e} = tensor.extract {x}[{jm}{zeros}] : {ty}")
+        out.append(pad + f"{r} = tensor.insert {e} into {x}[{km}{zeros}] : {ty}")
+        return r
+
+
 class Chain:
     """A sequence of ops on one value; built op by op against the values it
     will see, so that every op it keeps is exact."""
 
-    def __init__(self, ctx, shape, bound, length, depth=0):
+    def __init__(self, ctx, shape, bound, length, depth=0, local=False):
         self.ctx, self.shape, self.bound = ctx, shape, bound
         self.length, self.depth = length, depth
+        # A function's body: no collectives, which need a pmap around them.
+        self.local = local
         self.ops = None
 
     def new_op(self):
         ctx, shape, bound = self.ctx, self.shape, self.bound
-        kinds = ["binary", "constant", "reduction", "gather", "axis_index",
-                 "reduce_all"]
-        weights = [3, 2, 4, 2, 1, 1]
+        if self.local:
+            kinds = ["binary", "constant", "reduce_all", "dynamic_index"]
+            weights = [3, 2, 1, 1]
+        else:
+            kinds = ["binary", "constant", "reduction", "gather", "axis_index",
+                     "reduce_all", "dynamic_index", "call"]
+            weights = [3, 2, 4, 2, 1, 1, 1, 1]
         if self.depth < 2:
             kinds += ["loop", "branch"]
             weights += [1, 1]
         kind = ctx.rng.choice(kinds, p=np.array(weights) / sum(weights))
+        ctx.kinds.add(str(kind))
         if kind == "binary":
             return Binary(ctx, shape)
         if kind == "constant":
@@ -491,6 +628,10 @@ class Chain:
             return AxisIndex(ctx, shape, bound)
         if kind == "reduce_all":
             return ReduceAll(ctx, shape)
+        if kind == "dynamic_index":
+            return DynamicIndex(ctx, shape, bound)
+        if kind == "call":
+            return Call(ctx, shape)
         if kind == "loop":
             return Loop(ctx, shape, bound, self.depth)
         return Branch(ctx, shape, bound, self.depth)
@@ -559,6 +700,14 @@ def build_program(ctx):
     inner = Chain(ctx, shape, axes, int(ctx.rng.integers(2, 7)))
     inner.build(vals)
     result = inner.apply(vals)
+    # An index past the end on every device, after the chain: the run ends
+    # with pcc's error (NumPy's IndexError).
+    bad_index = None
+    if ctx.expect_error:
+        if not shape:
+            ctx.expect_error = False
+        else:
+            bad_index = DynamicIndex(ctx, shape, axes, out_of_bounds=True)
     if outer is not None:
         combine = Binary(ctx, shape)
         combine.kind = str(ctx.rng.choice(["add", "max", "min"]))
@@ -596,6 +745,8 @@ def build_program(ctx):
             outer_value = outer.emit(out, level + 2, names[0])
     pad = "  " * (depth + 1)
     value = inner.emit(out, depth + 1, names[depth - 1])
+    if bad_index is not None:
+        value = bad_index.emit(out, depth + 1, value)
     if outer is not None:
         # The outer value at this device's inner coordinates.
         idx = [f"%ix{level}" for level in range(1, depth)]
@@ -625,6 +776,8 @@ def build_program(ctx):
         yielded = converted
     out.append(f"  return {', '.join(yielded)} : {', '.join(t for t, _ in results)}")
     out.append("}")
+    for function in ctx.functions:
+        out += function.define()
 
     # Expected results, stacked in device order.
     np_type = DTYPES[elem]
@@ -654,6 +807,13 @@ def check_run(command, env, directory, expected, label, exact=True):
         return "timed out"
     except OSError as error:
         return f"could not run: {error}"
+    if "Sanitizer" in done.stderr:
+        return f"sanitizer report: {one_line(done.stderr)}"
+    if expected is None:
+        if done.returncode != 1 or "is out of bounds for axis" not in done.stderr:
+            return (f"expected pcc's out-of-bounds error, got exit status "
+                    f"{done.returncode}: {one_line(done.stderr)}")
+        return None
     if done.returncode != 0:
         return f"exit status {done.returncode}: {one_line(done.stderr)}"
     for index, want in enumerate(expected):
@@ -700,6 +860,8 @@ def check_program(pcc, seed, keep):
         args.append(path)
     findings = []
     exact = not ctx.inexact
+    if ctx.expect_error:
+        expected = None
     for label, env in PLACEMENTS.items():
         problem = check_run([pcc, "run", program] + args, env, directory,
                             expected, label, exact)
@@ -719,7 +881,7 @@ def check_program(pcc, seed, keep):
                             "compiled", exact)
         if problem:
             findings.append(f"compiled: {problem}")
-    if not exact and not findings:
+    if not exact and not findings and expected is not None:
         findings += compare_runs(directory, len(expected))
     if not findings and keep is None:
         for root, dirs, files in os.walk(directory, topdown=False):
@@ -728,7 +890,11 @@ def check_program(pcc, seed, keep):
             for name in dirs:
                 os.rmdir(os.path.join(root, name))
         os.rmdir(directory)
-    return seed, ctx.elem, ctx.inexact, len(ctx.devices), findings, directory
+    features = {"out-of-bounds": ctx.expect_error,
+                "calls": bool(ctx.functions),
+                "dynamic indices": "dynamic_index" in ctx.kinds}
+    return (seed, ctx.elem, ctx.inexact, len(ctx.devices), features, findings,
+            directory)
 
 
 def main():
@@ -743,6 +909,9 @@ def main():
     parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--keep", help="keep every program's folder in DIR "
                                        "(failing ones are always kept)")
+    parser.add_argument("--minutes", type=float,
+                        help="stop starting programs after this long (the "
+                             "summary counts those run)")
     parser.add_argument("--print", action="store_true",
                         help="print program --seed and its expected results")
     options = parser.parse_args()
@@ -756,14 +925,35 @@ def main():
         return 0
     if options.keep:
         os.makedirs(options.keep, exist_ok=True)
-    seeds = range(options.seed, options.seed + options.count)
-    failed = 0
-    elems, devices, inexact = {}, 0, 0
+    deadline = time.monotonic() + 60 * options.minutes \
+        if options.minutes else None
+
+    def seeds():
+        for seed in range(options.seed, options.seed + options.count):
+            if deadline is not None and time.monotonic() > deadline:
+                return
+            yield seed
+    failed = ran = 0
+    elems, devices, inexact, featured = {}, 0, 0, {}
     with concurrent.futures.ThreadPoolExecutor(options.jobs) as pool:
-        for seed, elem, arbitrary, n, findings, directory in pool.map(
-                lambda s: check_program(options.pcc, s, options.keep), seeds):
+        # Submitted a few at a time, so that --minutes stops soon after.
+        pending = set()
+        results = []
+        for seed in seeds():
+            pending.add(pool.submit(check_program, options.pcc, seed,
+                                    options.keep))
+            if len(pending) >= 2 * options.jobs:
+                done, pending = concurrent.futures.wait(
+                    pending, return_when=concurrent.futures.FIRST_COMPLETED)
+                results += [f.result() for f in done]
+        results += [f.result() for f in pending]
+        for seed, elem, arbitrary, n, features, findings, directory in sorted(
+                results):
+            ran += 1
             elems[elem] = elems.get(elem, 0) + 1
             inexact += arbitrary
+            for feature, present in features.items():
+                featured[feature] = featured.get(feature, 0) + present
             devices = max(devices, n)
             if findings:
                 failed += 1
@@ -772,12 +962,13 @@ def main():
                 for finding in findings:
                     print(f"  {finding}")
     configurations = len(PLACEMENTS) + 1
-    print(f"random programs: {options.count} from seed {options.seed}, "
+    print(f"random programs: {ran} from seed {options.seed}, "
           f"{configurations} configurations each, up to {devices} devices; "
           + ", ".join(f"{k} {v}" for k, v in sorted(elems.items()))
           + f"; {inexact} with arbitrary floats, compared between "
-            "configurations")
-    print(f"random programs: {options.count - failed} passed, {failed} failed")
+            "configurations; "
+          + ", ".join(f"{v} with {k}" for k, v in featured.items()))
+    print(f"random programs: {ran - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
