@@ -42,13 +42,16 @@ int main(int argc, char **argv) {
   // `dimensions = = [0]`, for one). Users get exit status 1 and an error
   // instead of a stack dump. (This is why pcc-opt calls the MlirOptMain
   // overload that does not install LLVM's stack-dumping signal handlers.)
+  // Deeply nested input needs the compiler's large stack.
   llvm::CrashRecoveryContext::Enable();
   llvm::CrashRecoveryContext recovery;
   mlir::LogicalResult result = mlir::failure();
-  if (!recovery.RunSafely([&] {
-        result =
-            mlir::MlirOptMain(output->os(), std::move(input), registry, config);
-      })) {
+  if (!recovery.RunSafelyOnThread(
+          [&] {
+            result = mlir::MlirOptMain(output->os(), std::move(input), registry,
+                                       config);
+          },
+          pcc::kCompilerStackSize)) {
     llvm::errs() << inputFilename
                  << ": error: internal error: pcc-opt crashed while processing "
                     "this input (a bug in pcc or upstream MLIR; please report "

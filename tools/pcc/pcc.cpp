@@ -256,14 +256,14 @@ static void reportCrash() {
               "the input)");
 }
 
-/// Runs a compile phase on a thread with kCompilerStackSize of stack (deeply
-/// nested programs), under crash recovery; waits for it.
+/// Runs a compile phase on a thread with pcc::kCompilerStackSize of stack
+/// (deeply nested programs), under crash recovery; waits for it.
 static LogicalResult
 onCompilerStack(llvm::function_ref<LogicalResult()> phase) {
   LogicalResult result = failure();
   llvm::CrashRecoveryContext recovery;
   if (!recovery.RunSafelyOnThread([&] { result = phase(); },
-                                  kCompilerStackSize)) {
+                                  pcc::kCompilerStackSize)) {
     reportCrash();
     return failure();
   }

@@ -37,14 +37,10 @@ void reportError(const llvm::Twine &message);
 
 /// How deeply a program's text may nest brackets, types and regions. The
 /// parser and many passes recurse once per level; the bound keeps their
-/// stack (kCompilerStackSize) from running out. Clang's default bracket
-/// depth is 256.
+/// stack (pcc::kCompilerStackSize, hundreds of times what 1000 levels take
+/// at about 2 KiB each) from running out. Clang's default bracket depth is
+/// 256.
 constexpr unsigned kMaxNesting = 1000;
-
-/// The stack of the thread that compiles: with kMaxNesting, hundreds of
-/// times what the deepest program takes (about 2 KiB per level; the pages
-/// are committed only as they are touched).
-constexpr unsigned kCompilerStackSize = 512u << 20;
 
 /// Fails, after a located error, where the text of `buffer` in `sourceMgr`
 /// nests deeper than kMaxNesting.
@@ -80,8 +76,7 @@ struct CudaOptions {
 /// (with `gpu.binary` kernels for cuda). A `memoryLimit` above 0 rejects a
 /// program that uses a value of more bytes.
 mlir::LogicalResult lowerProgram(mlir::ModuleOp module, llvm::StringRef entry,
-                                 Backend backend,
-                                 const CudaOptions &cuda = {},
+                                 Backend backend, const CudaOptions &cuda = {},
                                  int64_t memoryLimit = 0);
 
 /// A JIT-compiled program and its entry point.

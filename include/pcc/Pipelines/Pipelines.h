@@ -35,12 +35,10 @@ struct CommonPipelineOptions : public mlir::PassPipelineOptions<Derived> {
 };
 
 /// Options of the host (cpu) backend pipeline.
-struct CpuPipelineOptions : public CommonPipelineOptions<CpuPipelineOptions> {
-};
+struct CpuPipelineOptions : public CommonPipelineOptions<CpuPipelineOptions> {};
 
 /// Options of the cuda backend pipeline.
-struct CudaPipelineOptions
-    : public CommonPipelineOptions<CudaPipelineOptions> {
+struct CudaPipelineOptions : public CommonPipelineOptions<CudaPipelineOptions> {
   PassOptions::Option<std::string> chip{
       *this, "chip", llvm::cl::desc("The GPU architecture of the cubin"),
       llvm::cl::init("sm_90")};
@@ -56,8 +54,7 @@ struct CudaPipelineOptions
       *this, "host-copies",
       llvm::cl::desc("Keep buffer copies on the host (for tests on the "
                      "runtime's mock driver, which cannot run kernels)"),
-      llvm::cl::Hidden,
-      llvm::cl::init(false)};
+      llvm::cl::Hidden, llvm::cl::init(false)};
 };
 
 /// Lowers a verified spmd program on tensors for the cuda backend: as for
@@ -74,6 +71,11 @@ void buildCudaPipeline(mlir::OpPassManager &pm,
 /// entry function is wrapped as `@_pcc_entry` (see the pcc-entry-abi pass).
 void buildCpuPipeline(mlir::OpPassManager &pm,
                       const CpuPipelineOptions &options);
+
+/// The stack of the threads that parse and compile programs (pcc, pcc-opt):
+/// the parser and many passes recurse once per level of nesting. Its pages
+/// are committed only as they are touched.
+constexpr unsigned kCompilerStackSize = 512u << 20;
 
 /// Registers the dialects programs may use, and every dialect, interface and
 /// extension the pipelines need. pcc and pcc-opt share it.
