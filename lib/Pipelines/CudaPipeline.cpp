@@ -54,6 +54,9 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createGpuLaunchSinkIndexComputationsPass());
   pm.addPass(createGpuKernelOutliningPass());
   pm.addPass(pcc::createPCCNameKernels());
+  // Host functions that may recurse check the device thread's stack, as on
+  // the cpu backend (kernels, in their gpu.module, are not host code).
+  pm.addPass(pcc::createPCCGuardRecursion());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(pcc::createPCCLowerRuntimeCalls());

@@ -40,7 +40,8 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // Only the program's own ops exist yet, not the slices pcc makes (correct
   // by construction). On the cpu backend for now (GPU kernels cannot call
   // the runtime).
-  // So is recursion deeper than a device's stack.
+  // So is recursion deeper than a device's stack (on cuda after the
+  // kernels are outlined: buildCudaPipeline).
   if (!cuda) {
     pm.addPass(pcc::createPCCGenerateRuntimeChecks());
     pm.addPass(createGenerateRuntimeVerificationPass());

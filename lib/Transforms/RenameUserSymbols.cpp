@@ -40,7 +40,8 @@ struct PCCRenameUserSymbolsPass
           !isa<memref::GlobalOp>(op))
         continue;
       renamed.push_back(
-          {&op, StringAttr::get(&getContext(), "u." + name.getValue())});
+          {&op, StringAttr::get(&getContext(),
+                               pcc::kUserSymbolPrefix + name.getValue())});
     }
     // Through names no program has (reserved ones) first: "f" becomes
     // "u.f" while the program may still define "u.f" (which becomes

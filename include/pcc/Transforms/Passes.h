@@ -21,6 +21,16 @@ inline bool isReservedName(llvm::StringRef name) {
          name.starts_with("_mlir_");
 }
 
+/// What pcc-rename-user-symbols puts before the name of each of the
+/// program's own functions and globals.
+inline constexpr llvm::StringLiteral kUserSymbolPrefix = "u.";
+
+/// The name a program gave a symbol, after pcc-rename-user-symbols or not.
+inline llvm::StringRef getUserSymbolName(llvm::StringRef name) {
+  name.consume_front(kUserSymbolPrefix);
+  return name;
+}
+
 /// The function that pcc-entry-abi wraps the entry in and the driver calls,
 /// through MLIR's C interface (`_mlir_ciface__pcc_entry`).
 inline constexpr llvm::StringLiteral kEntryWrapperName = "_pcc_entry";

@@ -8,6 +8,8 @@
 
 #include "HostString.h"
 
+#include "pcc/Transforms/Passes.h"
+
 #include "mlir/Analysis/CallGraph.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -57,8 +59,11 @@ struct PCCGuardRecursionPass
     func::FuncOp check;
     for (func::FuncOp function : recursive) {
       Location loc = function.getLoc();
+      // The program's name for it: on the cuda backend, functions have
+      // been renamed already.
       std::string name =
-          pcc::formatLocation(loc) + "@" + function.getSymName().str();
+          pcc::formatLocation(loc) + "@" +
+          pcc::getUserSymbolName(function.getSymName()).str();
       OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
       memref::GlobalOp global = pcc::createHostString(
           moduleBuilder, symbols, loc, "_pcc_recursive_function", name);

@@ -352,8 +352,9 @@ int32_t runDevices(int64_t num_devices,
   // The caller's own stack may be smaller than a device's and not grow
   // (the main thread's does: ensureThreadStack): then its devices run on
   // fiber stacks too.
-  bool callerAsFibers = !threadPerDevice && fibersSupported() &&
-                        !ensureThreadStack(kDeviceStackSize);
+  bool callerStackFits = ensureThreadStack(kDeviceStackSize);
+  bool callerAsFibers =
+      !callerStackFits && !threadPerDevice && fibersSupported();
   if ((threads < num_devices || callerAsFibers) &&
       !reserveFiberStacks(num_devices))
     return 1;
