@@ -64,8 +64,10 @@ def PCCGenerateRuntimeChecks : Pass<"pcc-generate-runtime-checks",
     axis 0 with size 4`, as NumPy's IndexError says it), `tensor.empty`,
     `tensor.generate` and `tensor.splat` with dynamic sizes (none negative,
     the whole no larger than 2^48 bytes, so that the allocation's size
-    cannot wrap around), and `tensor.reshape` to a dynamic shape (as many
-    elements as the source). Upstream's `generate-runtime-verification`
+    cannot wrap around), `tensor.reshape` to a dynamic shape (as many
+    elements as the source), `tensor.expand_shape` with sizes given at run
+    time (they multiply to the axis they split) and `tensor.pad` by amounts
+    given at run time (none negative). Upstream's `generate-runtime-verification`
     covers the rest (slices, casts, linalg operands), without values;
     `pcc-lower-runtime-checks` drops its checks of the ops checked here.
   }];

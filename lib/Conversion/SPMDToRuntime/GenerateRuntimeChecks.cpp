@@ -9,6 +9,7 @@
 #include "HostString.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -133,7 +134,8 @@ struct PCCGenerateRuntimeChecksPass
     SmallVector<Operation *> ops;
     module.walk([&](Operation *op) {
       if (isa<tensor::ExtractOp, tensor::InsertOp, tensor::EmptyOp,
-              tensor::GenerateOp, tensor::SplatOp, tensor::ReshapeOp>(op))
+              tensor::GenerateOp, tensor::SplatOp, tensor::ReshapeOp,
+              tensor::ExpandShapeOp, tensor::PadOp>(op))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
@@ -154,7 +156,81 @@ struct PCCGenerateRuntimeChecksPass
         checks.requireShape(splat.getType(), splat.getDynamicSizes());
       else if (auto reshape = dyn_cast<tensor::ReshapeOp>(op))
         checkReshape(checks, reshape);
+      else if (auto pad = dyn_cast<tensor::PadOp>(op))
+        checkPad(checks, pad);
+      else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+        checkExpandShape(checks, expand);
     }
+  }
+
+  /// Sizes given at run time to split an axis are not negative and
+  /// multiply to the axis's size.
+  void checkExpandShape(CheckBuilder &checks, tensor::ExpandShapeOp expand) {
+    if (expand.getOutputShape().empty())
+      return;
+    OpBuilder &builder = checks.builder;
+    Location loc = checks.loc;
+    SmallVector<OpFoldResult> shape = expand.getMixedOutputShape();
+    SmallVector<Value> dynamicSizes;
+    for (OpFoldResult size : shape)
+      if (auto value = dyn_cast<Value>(size))
+        dynamicSizes.push_back(value);
+    checks.requireShape(expand.getResultType(), dynamicSizes);
+    for (auto [axis, group] :
+         llvm::enumerate(expand.getReassociationIndices())) {
+      Value product = checks.constant(1);
+      bool dynamic = false;
+      for (int64_t outer : group) {
+        Value size =
+            getValueOrCreateConstantIndexOp(builder, loc, shape[outer]);
+        dynamic |= isa<Value>(shape[outer]);
+        product = arith::MulIOp::create(builder, loc, product, size);
+      }
+      if (!dynamic)
+        continue;
+      Value size = checks.dim(expand.getSrc(), axis);
+      checks.require(arith::CmpIOp::create(
+                         builder, loc, arith::CmpIPredicate::eq, product, size),
+                     "axis " + std::to_string(axis) +
+                         " of size {0} cannot "
+                         "be split into sizes that multiply to {1}",
+                     {size, product});
+    }
+  }
+
+  /// Padding given at run time is not negative (which would make a
+  /// smaller tensor, read from outside the source), and the padded tensor
+  /// is no larger than 2^48 bytes.
+  void checkPad(CheckBuilder &checks, tensor::PadOp pad) {
+    OpBuilder &builder = checks.builder;
+    Location loc = checks.loc;
+    Value zero = checks.constant(0);
+    auto source = cast<RankedTensorType>(pad.getSourceType());
+    SmallVector<OpFoldResult> low = pad.getMixedLowPad(),
+                              high = pad.getMixedHighPad();
+    SmallVector<Value> sizes;
+    for (int64_t axis = 0; axis < source.getRank(); ++axis) {
+      Value size = checks.dim(pad.getSource(), axis);
+      for (auto [side, amounts] : {std::pair{"low", &low}, {"high", &high}}) {
+        auto amount = dyn_cast<Value>((*amounts)[axis]);
+        if (!amount) {
+          size = arith::AddIOp::create(
+              builder, loc, size,
+              checks.constant(*getConstantIntValue((*amounts)[axis])));
+          continue;
+        }
+        checks.require(arith::CmpIOp::create(builder, loc,
+                                             arith::CmpIPredicate::sge, amount,
+                                             zero),
+                       std::string(side) + " padding {0} of axis " +
+                           std::to_string(axis) + " is negative",
+                       {amount});
+        size = arith::AddIOp::create(builder, loc, size, amount);
+      }
+      if (pad.getResultType().isDynamicDim(axis))
+        sizes.push_back(size);
+    }
+    checks.requireShape(pad.getResultType(), sizes);
   }
 
   /// The new shape's sizes are not negative and hold as many elements as

@@ -49,3 +49,28 @@ func.func @reshape(%t: tensor<6xf32>, %shape: tensor<2xindex>) -> tensor<?x?xf32
   %r = tensor.reshape %t(%shape) : (tensor<6xf32>, tensor<2xindex>) -> tensor<?x?xf32>
   return %r : tensor<?x?xf32>
 }
+
+// Padding given at run time is not negative.
+// CHECK-LABEL: func @pad
+// CHECK: arith.cmpi sge, %arg1, %c0
+// CHECK: scf.if
+// CHECK: tensor.pad
+func.func @pad(%t: tensor<4xf32>, %low: index) -> tensor<?xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %t low[%low] high[0] {
+  ^bb0(%i: index):
+    tensor.yield %z : f32
+  } : tensor<4xf32> to tensor<?xf32>
+  return %p : tensor<?xf32>
+}
+
+// Sizes that split an axis multiply to its size.
+// CHECK-LABEL: func @expand_shape
+// CHECK: %[[DIM:.*]] = tensor.dim %arg0, %c0
+// CHECK: arith.cmpi eq, %{{.*}}, %[[DIM]]
+// CHECK: scf.if
+// CHECK: tensor.expand_shape
+func.func @expand_shape(%t: tensor<?xf32>, %rows: index) -> tensor<?x2xf32> {
+  %e = tensor.expand_shape %t [[0, 1]] output_shape [%rows, 2] : tensor<?xf32> into tensor<?x2xf32>
+  return %e : tensor<?x2xf32>
+}
