@@ -71,21 +71,26 @@ public:
   }
 
   /// Sizes of a shape made at run time: none negative, and the whole no
-  /// larger than kMaxBytes; returns the number of elements.
+  /// larger than kMaxBytes; returns the number of elements. Static sizes
+  /// are bounded already (pcc-verify-closed), so they come first.
   Value requireShape(TensorType type, ValueRange dynamicSizes) {
     int64_t elementBytes =
         std::max<int64_t>(1, (type.getElementTypeBitWidth() + 7) / 8);
-    Value count = constant(1);
+    int64_t staticCount = 1;
+    for (int64_t axis = 0; axis < type.getRank(); ++axis)
+      if (!type.isDynamicDim(axis))
+        staticCount *= type.getDimSize(axis);
+    Value count = constant(staticCount);
     Value zero = constant(0);
     unsigned next = 0;
     for (int64_t axis = 0; axis < type.getRank(); ++axis) {
-      Value size = type.isDynamicDim(axis) ? dynamicSizes[next++]
-                                           : constant(type.getDimSize(axis));
-      if (type.isDynamicDim(axis))
-        require(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
-                                      size, zero),
-                "axis " + std::to_string(axis) + " has negative size {0}",
-                {size});
+      if (!type.isDynamicDim(axis))
+        continue;
+      Value size = dynamicSizes[next++];
+      require(arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
+                                    size, zero),
+              "axis " + std::to_string(axis) + " has negative size {0}",
+              {size});
       // count * size * elementBytes <= kMaxBytes, without overflow:
       // size <= kMaxBytes / elementBytes / count (count >= 1 until a size
       // is 0, after which nothing can overflow).
@@ -148,11 +153,14 @@ struct PCCGenerateRuntimeChecksPass
         checkIndices(extract.getTensor(), extract.getIndices());
       else if (auto insert = dyn_cast<tensor::InsertOp>(op))
         checkIndices(insert.getDest(), insert.getIndices());
-      else if (auto empty = dyn_cast<tensor::EmptyOp>(op))
+      else if (auto empty = dyn_cast<tensor::EmptyOp>(op);
+               empty && !empty.getDynamicSizes().empty())
         checks.requireShape(empty.getType(), empty.getDynamicSizes());
-      else if (auto generate = dyn_cast<tensor::GenerateOp>(op))
+      else if (auto generate = dyn_cast<tensor::GenerateOp>(op);
+               generate && !generate.getDynamicExtents().empty())
         checks.requireShape(generate.getType(), generate.getDynamicExtents());
-      else if (auto splat = dyn_cast<tensor::SplatOp>(op))
+      else if (auto splat = dyn_cast<tensor::SplatOp>(op);
+               splat && !splat.getDynamicSizes().empty())
         checks.requireShape(splat.getType(), splat.getDynamicSizes());
       else if (auto reshape = dyn_cast<tensor::ReshapeOp>(op))
         checkReshape(checks, reshape);
@@ -202,6 +210,8 @@ struct PCCGenerateRuntimeChecksPass
   /// smaller tensor, read from outside the source), and the padded tensor
   /// is no larger than 2^48 bytes.
   void checkPad(CheckBuilder &checks, tensor::PadOp pad) {
+    if (pad.getLow().empty() && pad.getHigh().empty())
+      return;
     OpBuilder &builder = checks.builder;
     Location loc = checks.loc;
     Value zero = checks.constant(0);

@@ -74,3 +74,17 @@ func.func @expand_shape(%t: tensor<?xf32>, %rows: index) -> tensor<?x2xf32> {
   %e = tensor.expand_shape %t [[0, 1]] output_shape [%rows, 2] : tensor<?xf32> into tensor<?x2xf32>
   return %e : tensor<?x2xf32>
 }
+
+// Static shapes need no check (pcc-verify-closed bounds them).
+// CHECK-LABEL: func @static_shapes
+// CHECK-NOT: scf.if
+// CHECK: return
+func.func @static_shapes(%t: tensor<4xf32>) -> tensor<6xf32> {
+  %e = tensor.empty() : tensor<8x4xf32>
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %t low[1] high[1] {
+  ^bb0(%i: index):
+    tensor.yield %z : f32
+  } : tensor<4xf32> to tensor<6xf32>
+  return %p : tensor<6xf32>
+}
