@@ -518,9 +518,27 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
   cuda.kernels =
       emitKind == EmitKind::PTX ? KernelFormat::PTX : KernelFormat::Fatbin;
   cuda.hostCopies = cudaHostCopies;
+  // Parsed, lowered and translated on the compiler's stack; the object and
+  // the link (a child process) on this thread.
   Program program;
-  if (failed(program.parse(programPath, *backend)) ||
-      failed(lowerProgram(*program.module, entryName, *backend, cuda)))
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule;
+  if (failed(onCompilerStack([&]() -> LogicalResult {
+        if (failed(program.parse(programPath, *backend)) ||
+            failed(lowerProgram(*program.module, entryName, *backend, cuda)))
+          return failure();
+        if (emitKind == EmitKind::MLIR || emitKind == EmitKind::PTX)
+          return success();
+        auto translated = translateForExecutable(*program.module, llvmContext,
+                                                 program.signature, *backend,
+                                                 program.devices, targetCPU);
+        if (!translated) {
+          reportError(llvm::toString(translated.takeError()));
+          return failure();
+        }
+        llvmModule = std::move(*translated);
+        return success();
+      })))
     return failure();
 
   if (emitKind == EmitKind::MLIR || emitKind == EmitKind::PTX) {
@@ -536,25 +554,16 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
     output->keep();
     return success();
   }
-
-  llvm::LLVMContext llvmContext;
-  auto llvmModule =
-      translateForExecutable(*program.module, llvmContext, program.signature,
-                             *backend, program.devices, targetCPU);
-  if (!llvmModule) {
-    reportError(llvm::toString(llvmModule.takeError()));
-    return failure();
-  }
   if (emitKind == EmitKind::LLVM) {
     auto output = openOutput(outputPath);
     if (!output)
       return failure();
-    (*llvmModule)->print(output->os(), nullptr);
+    llvmModule->print(output->os(), nullptr);
     output->keep();
     return success();
   }
   if (emitKind == EmitKind::Object) {
-    if (llvm::Error error = writeObject(**llvmModule, outputPath, targetCPU)) {
+    if (llvm::Error error = writeObject(*llvmModule, outputPath, targetCPU)) {
       reportError(llvm::toString(std::move(error)));
       return failure();
     }
@@ -566,7 +575,7 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
     return failure();
   }
   if (llvm::Error error =
-          writeExecutable(**llvmModule, *backend, outputPath, targetCPU)) {
+          writeExecutable(*llvmModule, *backend, outputPath, targetCPU)) {
     reportError(llvm::toString(std::move(error)));
     return failure();
   }
@@ -597,7 +606,7 @@ static LogicalResult runCommand() {
                   positionals[2] + ")");
       return failure();
     }
-    return onCompilerStack([&] { return compileProgram(positionals[1]); });
+    return compileProgram(positionals[1]);
   }
   if (runOptions.memoryLimit)
     pcc_set_memory_limit(runOptions.memoryLimit);
