@@ -354,7 +354,12 @@ int cuEventCreate(void **event, unsigned flags) {
 int cuEventDestroy_v2(void *event) {
   if (!event)
     return kInvalidHandle;
-  delete static_cast<EventHandle *>(event);
+  auto *handle = static_cast<EventHandle *>(event);
+  // Ordered after the stream work that used the event (which holds its own
+  // reference): its last unlock happens before the release here, which
+  // ThreadSanitizer sees through the mutex, not the reference count.
+  { std::lock_guard<std::mutex> lock((*handle)->mutex); }
+  delete handle;
   return kSuccess;
 }
 
