@@ -61,7 +61,15 @@ LogicalResult pcc::driver::checkNesting(llvm::SourceMgr &sourceMgr,
 }
 
 llvm::StringRef pcc::driver::getBackendName(Backend backend) {
-  return backend == Backend::Cuda ? "cuda" : "cpu";
+  switch (backend) {
+  case Backend::Cpu:
+    return "cpu";
+  case Backend::Cuda:
+    return "cuda";
+  case Backend::CudaSim:
+    return "cuda-sim";
+  }
+  llvm_unreachable("unknown backend");
 }
 
 /// The ArrayIO type of a scalar element type, if pcc exchanges it. ArrayIO
@@ -176,7 +184,7 @@ LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
     options.entry = entry.str();
     options.memoryLimit = memoryLimit;
     options.format = cuda.kernels == KernelFormat::PTX ? "isa" : "fatbin";
-    options.hostCopies = cuda.hostCopies;
+    options.simulate = backend == Backend::CudaSim;
     pcc::buildCudaPipeline(pm, options);
   }
   return pm.run(module);

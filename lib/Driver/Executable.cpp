@@ -287,7 +287,7 @@ static llvm::Error linkExecutable(llvm::StringRef object, Backend backend,
   // Order matters for static archives: users before what they use. Only
   // the backend's part of the runtime: a cpu executable holds no CUDA code.
   const char *backendRuntime =
-      backend == Backend::Cuda ? "PCCRuntimeCUDA" : "PCCRuntimeCPU";
+      usesCudaPlatform(backend) ? "PCCRuntimeCUDA" : "PCCRuntimeCPU";
   for (const char *name : {"PCCProgramMain", "PCCHost", "PCCArrayIO",
                            backendRuntime, "PCCRuntime"}) {
     llvm::SmallString<256> archive(libraries);

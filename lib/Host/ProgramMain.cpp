@@ -25,6 +25,8 @@ extern "C" {
 // The cuda runtime, linked into executables of the cuda backend only.
 int32_t pcc_cuda_init(int64_t num_devices, int32_t oversubscribe, char *message,
                       size_t size) __attribute__((weak));
+int32_t pcc_cuda_simulate(int64_t gpus, char *message, size_t size)
+    __attribute__((weak));
 extern const char _pcc_program_signature[];
 extern const char _pcc_program_backend[];
 extern const int64_t _pcc_program_devices;
@@ -47,7 +49,8 @@ int main(int argc, char **argv) {
   std::string error;
   if (!decodeSignature(_pcc_program_signature, signature, error))
     return fail(error);
-  bool cuda = std::strcmp(_pcc_program_backend, "cuda") == 0;
+  bool simulated = std::strcmp(_pcc_program_backend, "cuda-sim") == 0;
+  bool cuda = simulated || std::strcmp(_pcc_program_backend, "cuda") == 0;
   for (int i = 1; i < argc; ++i)
     if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
       std::printf("usage: %s [ARG.npy ...] %s\n\n"
@@ -69,11 +72,14 @@ int main(int argc, char **argv) {
   BufferAllocator allocator = hostAllocator();
   if (cuda) {
     char message[512] = "";
-    if (!pcc_cuda_init)
+    if (!pcc_cuda_init || !pcc_cuda_simulate)
       return fail("this executable was linked without pcc's cuda runtime");
+    if (simulated && pcc_cuda_simulate(_pcc_program_devices, message,
+                                       sizeof(message)) != 0)
+      return fail(std::string(_pcc_program_backend) + " backend: " + message);
     if (pcc_cuda_init(_pcc_program_devices, options.oversubscribe, message,
                       sizeof(message)) != 0)
-      return fail(std::string("cuda backend: ") + message);
+      return fail(std::string(_pcc_program_backend) + " backend: " + message);
     allocator = gpuAllocator();
   } else if (options.oversubscribe) {
     return fail("--oversubscribe applies to the cuda backend only; this "

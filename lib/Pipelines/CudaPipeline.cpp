@@ -37,9 +37,7 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   // 256, mapped to blocks of 256 threads (what remains sequential stays
   // inside each thread).
   OpPassManager &functions = pm.nest<func::FuncOp>();
-  pcc::PCCLinalgToGPUOptions linalgToGPU;
-  linalgToGPU.deviceCopies = !options.hostCopies;
-  functions.addPass(pcc::createPCCLinalgToGPU(linalgToGPU));
+  functions.addPass(pcc::createPCCLinalgToGPU());
   functions.addPass(createConvertLinalgToParallelLoopsPass());
   functions.addPass(pcc::createPCCCollapseParallelLoops());
   // Folds the collapsed bounds to constants before tiling.
@@ -62,15 +60,20 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(pcc::createPCCLowerRuntimeCalls());
   pm.addPass(pcc::createPCCScopeKernelLaunches());
 
-  // Kernels to a fatbin through NVVM; host code to the LLVM dialect.
+  // Kernels to a fatbin through NVVM (or, simulated, to host functions);
+  // host code to the LLVM dialect.
   GpuNVVMAttachTargetOptions target;
   target.chip = options.chip;
   target.optLevel = 3;
   pm.addPass(createGpuNVVMAttachTarget(target));
   OpPassManager &kernels = pm.nest<gpu::GPUModuleOp>();
   kernels.addPass(pcc::createPCCGPULowerAllReduce());
-  kernels.addPass(createConvertGpuOpsToNVVMOps());
-  kernels.addPass(createReconcileUnrealizedCastsPass());
+  if (options.simulate) {
+    pm.addPass(pcc::createPCCGPUKernelsToHost());
+  } else {
+    kernels.addPass(createConvertGpuOpsToNVVMOps());
+    kernels.addPass(createReconcileUnrealizedCastsPass());
+  }
   // Host buffers come from the runtime's allocator (managed memory, which
   // host code, kernels and collectives on every GPU can all reach), before
   // gpu-to-llvm would turn memref.alloc into malloc.
@@ -80,6 +83,10 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createGpuToLLVMConversionPass());
   detail::buildHostToLLVMStages(pm, /*cuda=*/true);
+  if (options.simulate) {
+    pm.addPass(pcc::createPCCLowerSimulatedLaunches());
+    return;
+  }
   GpuModuleToBinaryPassOptions binary;
   binary.toolkitPath = options.toolkit;
   binary.compilationTarget = options.format;

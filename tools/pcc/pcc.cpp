@@ -54,7 +54,7 @@ namespace cl = llvm::cl;
 //===----------------------------------------------------------------------===//
 
 namespace {
-enum class BackendOption { Auto, Cpu, Cuda };
+enum class BackendOption { Auto, Cpu, Cuda, CudaSim };
 enum class EmitKind { Executable, MLIR, LLVM, PTX, Object };
 
 cl::OptionCategory pccCategory("pcc options");
@@ -80,12 +80,10 @@ cl::opt<BackendOption> backendOption(
         clEnumValN(BackendOption::Cpu, "cpu",
                    "the host's cores (devices beyond them as fibers)"),
         clEnumValN(BackendOption::Cuda, "cuda",
-                   "one GPU per device (several with --oversubscribe)")));
-
-cl::opt<bool> cudaHostCopies(
-    "cuda-host-copies", cl::Hidden,
-    cl::desc("Testing: keep buffer copies on the host, for the runtime's mock "
-             "CUDA driver, which cannot run kernels"));
+                   "one GPU per device (several with --oversubscribe)"),
+        clEnumValN(BackendOption::CudaSim, "cuda-sim",
+                   "the cuda backend on a simulated GPU that runs on the CPU "
+                   "(PCC_SIM_GPUS GPUs, default one per device)")));
 
 cl::opt<std::string> outputPath("o", cl::cat(pccCategory),
                                 cl::desc("pcc compile: the file to write "
@@ -278,6 +276,8 @@ static const char *kUsage = "usage: pcc run PROGRAM.mlir [ARG.npy ...] | "
 static FailureOr<Backend> resolveBackend(bool willRun) {
   if (backendOption == BackendOption::Cpu)
     return Backend::Cpu;
+  if (backendOption == BackendOption::CudaSim)
+    return Backend::CudaSim;
   if (backendOption == BackendOption::Cuda && !willRun)
     return Backend::Cuda;
   char message[512];
@@ -383,13 +383,19 @@ emitResults(const std::vector<pcc::arrayio::Array> &results) {
   return success();
 }
 
-/// Readies the cuda platform for a program on `devices` devices.
-static LogicalResult initCuda(int64_t devices) {
+/// Readies the cuda platform, on the simulated GPU for cuda-sim, for a
+/// program on `devices` devices.
+static LogicalResult initCuda(int64_t devices, Backend backend) {
   char message[512] = "";
+  if (backend == Backend::CudaSim &&
+      pcc_cuda_simulate(devices, message, sizeof(message)) != 0) {
+    reportError(llvm::Twine("--backend=cuda-sim: ") + message);
+    return failure();
+  }
   if (pcc_cuda_init(devices, runOptions.oversubscribe, message,
                     sizeof(message)) == 0)
     return success();
-  reportError(llvm::Twine("--backend=cuda: ") + message);
+  reportError("--backend=" + getBackendName(backend) + ": " + message);
   return failure();
 }
 
@@ -410,12 +416,12 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
     reportError(error);
     return failure();
   }
-  if (backend == Backend::Cuda && failed(initCuda(program.devices)))
+  if (usesCudaPlatform(backend) &&
+      failed(initCuda(program.devices, backend)))
     return failure();
   timer.endCompilePhase("parse");
 
   CudaOptions cuda;
-  cuda.hostCopies = cudaHostCopies;
   // The limit is on host memory, which cuda programs' buffers are not.
   int64_t memoryLimit = backend == Backend::Cpu ? pcc_memory_limit() : 0;
   return onCompilerStack([&]() -> LogicalResult {
@@ -440,7 +446,7 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
 static LogicalResult execute(CompiledEntry &compiled, Backend backend,
                              PhaseTimer &timer) {
   pcc::host::BufferAllocator allocator = pcc::host::hostAllocator();
-  if (backend == Backend::Cuda)
+  if (usesCudaPlatform(backend))
     allocator = pcc::host::gpuAllocator();
   std::string error;
   // More copies than runs would never be used.
@@ -517,7 +523,6 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
   CudaOptions cuda;
   cuda.kernels =
       emitKind == EmitKind::PTX ? KernelFormat::PTX : KernelFormat::Fatbin;
-  cuda.hostCopies = cudaHostCopies;
   // Parsed, lowered and translated on the compiler's stack; the object and
   // the link (a child process) on this thread.
   Program program;

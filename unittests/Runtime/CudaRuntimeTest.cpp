@@ -9,7 +9,8 @@
 // from the host and from device threads; and the fatal errors. Every test
 // skips (with the probe's message) where no GPU is usable, so the binary is
 // also safe to run on machines without one. Built a second time as
-// cuda-mock-tests, against the mock driver and NCCL of MockCuda/.
+// cuda-sim-tests, on the simulated GPU (lib/Runtime/Sim), where the test
+// kernel is the same function compiled for the host.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,8 +21,6 @@
 #include "RuntimeTestUtil.h"
 
 #include "gtest/gtest.h"
-
-#include <dlfcn.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -48,16 +47,35 @@ extern "C" uint32_t arc4random(void) {
 
 namespace {
 
-#ifdef PCC_MOCK_GPUS
-// cuda-mock-tests: loads the mock driver and NCCL, so that the runtime's
-// dlopen of libcuda.so.1 and libnccl.so.2 finds them (by soname), and sets
-// the number of mock GPUs, which the mock reads at first use.
-#define PCC_STRING(x) #x
-#define PCC_VALUE(x) PCC_STRING(x)
-const bool kMockLoaded =
-    setenv("PCC_MOCK_GPUS", PCC_VALUE(PCC_MOCK_GPUS), 0) == 0 &&
-    dlopen(PCC_MOCK_DIR "/libcuda.so.1", RTLD_NOW | RTLD_GLOBAL) &&
-    dlopen(PCC_MOCK_DIR "/libnccl.so.2", RTLD_NOW | RTLD_GLOBAL);
+#ifdef PCC_SIM_GPUS
+// cuda-sim-tests: the platform runs on PCC_SIM_GPUS simulated GPUs, and the
+// test kernel is pcc_test_add compiled for the host, as the cuda-sim
+// pipeline compiles kernels.
+const bool kSimulated = [] {
+  char message[256] = "";
+  return pcc_cuda_simulate(PCC_SIM_GPUS, message, sizeof(message)) == 0;
+}();
+
+void testAdd(void **params, pcc_sim_thread *thread) {
+  int32_t *data;
+  uint32_t n;
+  int32_t value;
+  std::memcpy(&data, params[0], sizeof(data));
+  std::memcpy(&n, params[1], sizeof(n));
+  std::memcpy(&value, params[2], sizeof(value));
+  uint32_t i = thread->block_id[0] * thread->block_dim[0] + thread->thread_id[0];
+  if (i < n)
+    data[i] += value;
+}
+const int64_t kTestAddSizes[] = {8, 4, 4};
+const pcc_sim_kernel kTestAdd = {"pcc_test_add", testAdd, 3, kTestAddSizes, 0};
+const pcc_sim_image kTestImage = {PCC_SIM_IMAGE_MAGIC, 1, &kTestAdd};
+char *const kTestKernel =
+    const_cast<char *>(reinterpret_cast<const char *>(&kTestImage));
+constexpr size_t kTestKernelSize = sizeof(kTestImage);
+#else
+char *const kTestKernel = const_cast<char *>(kTestKernelPtx);
+constexpr size_t kTestKernelSize = sizeof(kTestKernelPtx);
 #endif
 
 int64_t numGpus() {
@@ -234,10 +252,9 @@ void addOnGpu(void *module, int32_t *data, uint32_t n, int32_t value) {
 }
 
 TEST_F(Cuda, ModulesLoadAndLaunchEverywhere) {
-  char *ptx = const_cast<char *>(kTestKernelPtx);
   for (bool jit : {false, true}) {
-    void *module = jit ? mgpuModuleLoadJIT(ptx, 2)
-                       : mgpuModuleLoad(ptx, sizeof(kTestKernelPtx));
+    void *module = jit ? mgpuModuleLoadJIT(kTestKernel, 2)
+                       : mgpuModuleLoad(kTestKernel, kTestKernelSize);
     constexpr int64_t kCount = 1000;
     auto *data = static_cast<int32_t *>(pcc_cuda_alloc(kCount * 4));
     for (int64_t i = 0; i < kCount; ++i)
@@ -534,7 +551,7 @@ protected:
 TEST_F(CudaDeathTest, MissingKernelIsNamed) {
   EXPECT_EXIT(
       mgpuModuleGetFunction(
-          mgpuModuleLoadJIT(const_cast<char *>(kTestKernelPtx), 2), "nope"),
+          mgpuModuleLoadJIT(kTestKernel, 2), "nope"),
       testing::ExitedWithCode(1),
       "pcc: error: kernel 'nope' is not in its GPU module: "
       "CUDA_ERROR_NOT_FOUND");
@@ -555,17 +572,21 @@ TEST_F(CudaDeathTest, OutOfMemory) {
               "memory: CUDA_ERROR_");
 }
 
+#ifndef PCC_SIM_GPUS
+// A GPU reports a kernel's illegal address when the stream synchronizes; the
+// simulated GPU stops at the faulting access itself, naming the kernel, its
+// block and thread (test/CUDA/sim-faults.test).
 TEST_F(CudaDeathTest, FailedKernelIsNamed) {
-  EXPECT_EXIT(addOnGpu(mgpuModuleLoadJIT(const_cast<char *>(kTestKernelPtx), 2),
-                       nullptr, 1000, 1),
+  EXPECT_EXIT(addOnGpu(mgpuModuleLoadJIT(kTestKernel, 2), nullptr, 1000, 1),
               testing::ExitedWithCode(1),
               "pcc: error: GPU work failed \\(the last kernel launched was "
               "'pcc_test_add'\\): CUDA_ERROR_");
 }
+#endif
 
 TEST_F(CudaDeathTest, BadLaunchIsNamed) {
   auto badLaunch = [] {
-    void *module = mgpuModuleLoadJIT(const_cast<char *>(kTestKernelPtx), 2);
+    void *module = mgpuModuleLoadJIT(kTestKernel, 2);
     void *function = mgpuModuleGetFunction(module, "pcc_test_add");
     int32_t *data = nullptr;
     uint32_t n = 0;
@@ -581,7 +602,7 @@ TEST_F(CudaDeathTest, BadLaunchIsNamed) {
 
 TEST_F(CudaDeathTest, ClustersAreRefused) {
   auto clusterLaunch = [] {
-    void *module = mgpuModuleLoadJIT(const_cast<char *>(kTestKernelPtx), 2);
+    void *module = mgpuModuleLoadJIT(kTestKernel, 2);
     void *function = mgpuModuleGetFunction(module, "pcc_test_add");
     mgpuLaunchClusterKernel(function, 2, 1, 1, 2, 1, 1, 32, 1, 1, 0,
                             mgpuStreamCreate(), nullptr, nullptr);

@@ -47,8 +47,14 @@ constexpr unsigned kMaxNesting = 1000;
 mlir::LogicalResult checkNesting(llvm::SourceMgr &sourceMgr, unsigned buffer,
                                  mlir::MLIRContext *context);
 
-/// Where a program's devices run.
-enum class Backend { Cpu, Cuda };
+/// Where a program's devices run: the host's cores, GPUs, or the simulated
+/// GPU (the cuda backend with its kernels compiled for the host).
+enum class Backend { Cpu, Cuda, CudaSim };
+
+/// Whether the backend runs on the cuda platform (real or simulated GPUs).
+inline bool usesCudaPlatform(Backend backend) {
+  return backend != Backend::Cpu;
+}
 
 /// The backend's name, as --backend spells it.
 llvm::StringRef getBackendName(Backend backend);
@@ -68,8 +74,6 @@ enum class KernelFormat { Fatbin, PTX };
 /// Choices of the cuda pipeline.
 struct CudaOptions {
   KernelFormat kernels = KernelFormat::Fatbin;
-  /// Buffer copies on the host (tests on the runtime's mock driver).
-  bool hostCopies = false;
 };
 
 /// Lowers `module` in place with the backend's pipeline, to the LLVM dialect

@@ -50,11 +50,11 @@ struct CudaPipelineOptions : public CommonPipelineOptions<CudaPipelineOptions> {
       llvm::cl::desc("How kernels are embedded: fatbin (cubin for the chip "
                      "plus PTX) or isa (PTX only)"),
       llvm::cl::init("fatbin")};
-  PassOptions::Option<bool> hostCopies{
-      *this, "host-copies",
-      llvm::cl::desc("Keep buffer copies on the host (for tests on the "
-                     "runtime's mock driver, which cannot run kernels)"),
-      llvm::cl::Hidden, llvm::cl::init(false)};
+  PassOptions::Option<bool> simulate{
+      *this, "simulate",
+      llvm::cl::desc("Compile the kernels for the simulated GPU "
+                     "(--backend=cuda-sim): as host functions, not cubin"),
+      llvm::cl::init(false)};
 };
 
 /// Lowers a verified spmd program on tensors for the cuda backend: as for
@@ -62,7 +62,9 @@ struct CudaPipelineOptions : public CommonPipelineOptions<CudaPipelineOptions> {
 /// nest of linalg ops as a GPU kernel, compiled through NVVM into a fatbin
 /// (cubin for `chip` and PTX) or PTX alone, embedded as `gpu.binary`; the
 /// host code launches kernels with `gpu.launch_func` and collectives through
-/// the runtime (NCCL, or pcc's own kernels).
+/// the runtime (NCCL, or pcc's own kernels). With `simulate`, the kernels are
+/// host functions instead, launched through the same runtime calls, for the
+/// simulated GPU.
 void buildCudaPipeline(mlir::OpPassManager &pm,
                        const CudaPipelineOptions &options);
 

@@ -317,6 +317,73 @@ int64_t pcc_memory_limit(void);
 /// tests).
 int64_t pcc_runtime_num_threads(void);
 
+/*===----------------------------------------------------------------------===*\
+|* The simulated GPU (--backend=cuda-sim)                                     *|
+|*                                                                            *|
+|* The cuda platform above, unchanged, on a CUDA driver and NCCL that run on  *|
+|* the CPU. The cuda-sim pipeline compiles each kernel for the host as a      *|
+|* function entry(params, thread): `params` is what mgpuLaunchKernel passes   *|
+|* (a pointer per argument), `thread` the simulated GPU thread running it.    *|
+|* A GPU module is a pcc_sim_image that mgpuModuleLoad receives in place of   *|
+|* a cubin. Each block's threads are fibers on one host thread, switching at  *|
+|* barriers and shuffles.                                                     *|
+\*===----------------------------------------------------------------------===*/
+
+/// The GPU thread a kernel runs as: generated code reads its fields.
+typedef struct pcc_sim_thread {
+  uint32_t thread_id[3];
+  uint32_t block_id[3];
+  uint32_t block_dim[3];
+  uint32_t grid_dim[3];
+  /// The block's shared memory (the kernel's workgroup attributions).
+  char *shared;
+  /// Whether the last pcc_sim_shuffle read a lane in range.
+  int32_t shuffle_valid;
+} pcc_sim_thread;
+
+/// A kernel compiled for the host.
+typedef struct pcc_sim_kernel {
+  const char *name;
+  void (*entry)(void **params, pcc_sim_thread *thread);
+  int64_t num_params;
+  /// The size in bytes of each parameter, copied at launch.
+  const int64_t *param_sizes;
+  /// The bytes of shared memory each block needs.
+  int64_t shared_bytes;
+} pcc_sim_kernel;
+
+/// What the cuda-sim pipeline embeds for a GPU module.
+typedef struct pcc_sim_image {
+  uint64_t magic; /* PCC_SIM_IMAGE_MAGIC */
+  int64_t num_kernels;
+  const pcc_sim_kernel *kernels;
+} pcc_sim_image;
+
+#define PCC_SIM_IMAGE_MAGIC 0x31454741574d4953ull /* "SIMWAGE1" */
+
+/// Makes the cuda platform use the simulated GPU instead of libcuda.so.1 and
+/// libnccl.so.2; called before anything else of the platform. There are
+/// PCC_SIM_GPUS simulated GPUs if set, else `gpus` (at least 1). Returns 0,
+/// or nonzero with `message` (at most `size` bytes) saying what is wrong.
+int32_t pcc_cuda_simulate(int64_t gpus, char *message, size_t size);
+
+/// gpu.barrier: waits until every thread of the block reaches the barrier;
+/// a block whose threads do not all reach the same one is an error naming
+/// `site` (where the barrier is, for messages).
+void pcc_sim_barrier(pcc_sim_thread *thread, const char *site);
+
+/// gpu.shuffle of a value of at most 64 bits among the threads of a warp
+/// (mode: 0 xor, 1 up, 2 down, 3 idx, as gpu::ShuffleMode); sets
+/// thread->shuffle_valid.
+uint64_t pcc_sim_shuffle(pcc_sim_thread *thread, uint64_t value,
+                         int32_t offset, int32_t width, int32_t mode,
+                         const char *site);
+
+/// Ends the run with an error: dimension `dim` of an access described by
+/// `site` has index `index` outside [0, bound).
+void pcc_sim_out_of_bounds(pcc_sim_thread *thread, const char *site,
+                           int64_t dim, int64_t index, int64_t bound);
+
 #ifdef __cplusplus
 } // extern "C"
 #endif

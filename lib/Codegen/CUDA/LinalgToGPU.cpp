@@ -481,8 +481,7 @@ struct PCCLinalgToGPUPass
 
   void runOnOperation() override {
     getOperation()->walk([&](memref::CopyOp copy) {
-      if (!deviceCopies ||
-          copy.getSource().getDefiningOp<memref::GetGlobalOp>())
+      if (copy.getSource().getDefiningOp<memref::GetGlobalOp>())
         return;
       OpBuilder b(copy);
       linalg::CopyOp::create(b, copy.getLoc(), copy.getSource(),

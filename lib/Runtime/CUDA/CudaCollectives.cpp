@@ -50,28 +50,6 @@ namespace {
 // NCCL, loaded with dlopen
 //===----------------------------------------------------------------------===//
 
-// The types and values of nccl.h (NCCL 2.x).
-using ncclResult_t = int;
-using ncclComm_t = struct ncclComm *;
-constexpr ncclResult_t ncclSuccess = 0;
-constexpr ncclResult_t ncclInProgress = 7;
-constexpr int ncclInt8 = 0, ncclUint8 = 1, ncclInt32 = 2, ncclUint32 = 3,
-              ncclInt64 = 4, ncclUint64 = 5;
-constexpr int ncclSum = 0, ncclMax = 2, ncclMin = 3;
-
-struct Nccl {
-  const char *(*getErrorString)(ncclResult_t result);
-  /// Optional (NCCL 2.13 and later).
-  const char *(*getLastError)(ncclComm_t comm);
-  ncclResult_t (*commInitAll)(ncclComm_t *comms, int count, const int *gpus);
-  ncclResult_t (*allReduce)(const void *in, void *out, size_t count, int dtype,
-                            int op, ncclComm_t comm, CUstream s);
-  ncclResult_t (*allGather)(const void *in, void *out, size_t count, int dtype,
-                            ncclComm_t comm, CUstream s);
-  ncclResult_t (*commGetAsyncError)(ncclComm_t comm, ncclResult_t *error);
-  ncclResult_t (*commAbort)(ncclComm_t comm);
-};
-
 template <typename F>
 void resolve(void *library, const char *name, F &function, bool required) {
   function = reinterpret_cast<F>(dlsym(library, name));
@@ -84,6 +62,10 @@ const Nccl &nccl() {
   static std::once_flag once;
   static Nccl table;
   std::call_once(once, [] {
+    if (isSimulated()) {
+      table = simulatedNccl();
+      return;
+    }
     char message[1024] = "";
     void *library = pcc_nccl_load(message, sizeof(message));
     if (!library)

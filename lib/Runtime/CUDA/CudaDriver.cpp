@@ -38,7 +38,14 @@ LoadState &loadState() {
   return *state;
 }
 
+void initialize(LoadState &s);
+
 void load(LoadState &s) {
+  if (isSimulated()) {
+    s.driver = simulatedDriver();
+    initialize(s);
+    return;
+  }
   void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
   if (!library) {
     const char *reason = dlerror();
@@ -87,6 +94,12 @@ void load(LoadState &s) {
                 "broken (or use --backend=cpu)";
     return;
   }
+  initialize(s);
+}
+
+/// Initializes the driver of `s` and counts its GPUs.
+void initialize(LoadState &s) {
+  const Driver &d = s.driver;
   if (CUresult result = d.cuInit(0)) {
     s.message =
         "the CUDA driver found no usable GPU (cuInit: " + describe(d, result) +

@@ -1,7 +1,7 @@
 //===- CudaDriver.h - The CUDA driver API, loaded with dlopen --*- C++ -*-===//
 //
-// The part of the CUDA driver API (libcuda.so.1) that the cuda platform of the
-// runtime uses, as a table of function pointers filled by dlsym. The types,
+// The part of the CUDA driver API (libcuda.so.1) and of NCCL that the cuda
+// platform of the runtime uses, as a table of function pointers filled by dlsym. The types,
 // constants and prototypes are declared here rather than taken from cuda.h so
 // that the runtime builds on machines without the CUDA toolkit; the symbol
 // names are the versioned ones that cuda.h maps each function to (for
@@ -87,12 +87,43 @@ struct Driver {
                              void **params, void **extra);
 };
 
+// The types and values of nccl.h (NCCL 2.x).
+using ncclResult_t = int;
+using ncclComm_t = struct ncclComm *;
+constexpr ncclResult_t ncclSuccess = 0;
+constexpr ncclResult_t ncclInProgress = 7;
+constexpr int ncclInt8 = 0, ncclUint8 = 1, ncclInt32 = 2, ncclUint32 = 3,
+              ncclInt64 = 4, ncclUint64 = 5;
+constexpr int ncclSum = 0, ncclMax = 2, ncclMin = 3;
+
+/// The NCCL functions pcc uses, named as in nccl.h.
+struct Nccl {
+  const char *(*getErrorString)(ncclResult_t result);
+  /// Optional (NCCL 2.13 and later).
+  const char *(*getLastError)(ncclComm_t comm);
+  ncclResult_t (*commInitAll)(ncclComm_t *comms, int count, const int *gpus);
+  ncclResult_t (*allReduce)(const void *in, void *out, size_t count, int dtype,
+                            int op, ncclComm_t comm, CUstream s);
+  ncclResult_t (*allGather)(const void *in, void *out, size_t count, int dtype,
+                            ncclComm_t comm, CUstream s);
+  ncclResult_t (*commGetAsyncError)(ncclComm_t comm, ncclResult_t *error);
+  ncclResult_t (*commAbort)(ncclComm_t comm);
+};
+
 /// Loads libcuda.so.1 (once per process; later calls return the same
 /// answer), calls cuInit and counts the GPUs. Returns the driver, or null
 /// with `message` saying what is missing and what to do (install the driver
 /// or use --backend=cpu). `gpus` receives the number of GPUs, which is at
 /// least 1 when the driver is returned.
 const Driver *loadDriver(int &gpus, std::string &message);
+
+/// Whether pcc_cuda_simulate chose the simulated GPU.
+bool isSimulated();
+
+/// The simulated GPU's driver and NCCL (lib/Runtime/Sim), which stand in
+/// for the libraries when isSimulated().
+const Driver &simulatedDriver();
+const Nccl &simulatedNccl();
 
 /// "CUDA_ERROR_NAME (description)" for a CUresult.
 std::string describe(const Driver &driver, CUresult result);

@@ -12,12 +12,14 @@
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include "CudaDriver.h"
+#include "Sim.h"
 
 #include <dlfcn.h>
 #include <glob.h>
 
 #include <cstdarg>
 #include <cstdio>
+#include <atomic>
 #include <cstdlib>
 #include <string>
 
@@ -31,7 +33,23 @@ void setMessage(char *message, size_t size, const char *format, ...) {
   std::vsnprintf(message, size, format, args);
   va_end(args);
 }
+
+/// Set once, by pcc_cuda_simulate, before the driver is loaded.
+std::atomic<bool> simulated{false};
 } // namespace
+
+bool pcc::runtime::cuda::isSimulated() { return simulated.load(); }
+
+extern "C" int32_t pcc_cuda_simulate(int64_t gpus, char *message,
+                                     size_t size) {
+  std::string reason;
+  if (!pcc::sim::configure(gpus, reason)) {
+    setMessage(message, size, "%s", reason.c_str());
+    return 1;
+  }
+  simulated = true;
+  return 0;
+}
 
 extern "C" int64_t pcc_cuda_probe(char *message, size_t size) {
   int gpus = 0;

@@ -16,6 +16,8 @@
 #include "Mappings.h"
 #include "StackGuard.h"
 
+#include "FiberSwitch.h"
+
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -24,28 +26,7 @@
 #include <cstring>
 #include <vector>
 
-// The sanitizers must be told about switches of stacks.
-#if defined(__SANITIZE_ADDRESS__)
-#define PCC_ASAN 1
-#elif defined(__SANITIZE_THREAD__)
-#define PCC_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define PCC_ASAN 1
-#elif __has_feature(thread_sanitizer)
-#define PCC_TSAN 1
-#endif
-#endif
-#ifdef PCC_ASAN
-#include <sanitizer/common_interface_defs.h>
-#endif
-#ifdef PCC_TSAN
-#include <sanitizer/tsan_interface.h>
-#endif
-
-#if defined(__x86_64__) && defined(__ELF__)
-#define PCC_HAVE_FIBERS 1
-
+#ifdef PCC_HAVE_FIBERS
 // pcc_fiber_switch(void **save, void *next): pushes the callee-saved
 // registers and MXCSR/x87 control words, stores the stack pointer in *save,
 // and pops the same from the stack `next` points at. pcc_fiber_start is where
@@ -96,7 +77,6 @@ pcc_fiber_start:
   .size pcc_fiber_start, .-pcc_fiber_start
 )");
 
-extern "C" void pcc_fiber_switch(void **save, void *next);
 extern "C" void pcc_fiber_start();
 #endif
 
@@ -140,33 +120,6 @@ thread_local FiberThread fiberThread;
 
 #ifdef PCC_HAVE_FIBERS
 
-// ASan follows switches of stacks: it is told before one (the stack entered,
-// and where to keep the fake stack of the one left, null when that one will
-// never be resumed) and after (the fake stack kept; it tells the stack left).
-#ifdef PCC_ASAN
-void asanStartSwitch(void **fakeStack, const void *stack, size_t size) {
-  __sanitizer_start_switch_fiber(fakeStack, stack, size);
-}
-void asanFinishSwitch(void *fakeStack, const void **from, size_t *fromSize) {
-  __sanitizer_finish_switch_fiber(fakeStack, from, fromSize);
-}
-#else
-void asanStartSwitch(void **, const void *, size_t) {}
-void asanFinishSwitch(void *, const void **, size_t *) {}
-#endif
-
-// ThreadSanitizer keeps a state per fiber, and is told right before a
-// switch (which then orders what the two fibers did, as on one thread).
-#ifdef PCC_TSAN
-void *tsanCurrentFiber() { return __tsan_get_current_fiber(); }
-void *tsanNewFiber() { return __tsan_create_fiber(0); }
-void tsanSwitchTo(void *fiber) { __tsan_switch_to_fiber(fiber, 0); }
-#else
-void *tsanCurrentFiber() { return nullptr; }
-void *tsanNewFiber() { return nullptr; }
-void tsanSwitchTo(void *) {}
-#endif
-
 /// From the scheduler to fiber `f`, until it switches back.
 void resume(Fiber &f) {
   FiberThread &t = fiberThread;
@@ -191,7 +144,8 @@ void switchToScheduler(Fiber &f, bool leaving = false) {
   asanFinishSwitch(fakeStack, &t.schedulerStack, &t.schedulerStackSize);
 }
 
-[[noreturn]] void fiberMain(Fiber *f) {
+[[noreturn]] void fiberMain(void *fiber) {
+  auto *f = static_cast<Fiber *>(fiber);
   FiberThread &t = fiberThread;
   asanFinishSwitch(nullptr, &t.schedulerStack, &t.schedulerStackSize);
   t.body(t.args, f->device);
@@ -201,35 +155,21 @@ void switchToScheduler(Fiber &f, bool leaving = false) {
   __builtin_unreachable();
 }
 
-/// Lays out a new fiber's stack as pcc_fiber_switch leaves a suspended one,
-/// so that switching to it enters fiberMain(f) through pcc_fiber_start.
+/// Readies fiber `f` to enter fiberMain(f) when first switched to.
 void prepare(Fiber &f) {
-  auto top =
-      reinterpret_cast<uintptr_t>(f.stack + kDeviceStackSize) & ~uintptr_t(15);
-  // From the stack pointer up: control words, r15, r14, r13, r12, rbx, rbp
-  // and the return address. The stack pointer is 16-byte aligned, so that
-  // after the return pcc_fiber_start calls with an aligned stack.
-  auto *frame = reinterpret_cast<uint64_t *>(top - 80);
-  uint32_t mxcsr;
-  uint16_t fpuControl;
-  asm volatile("stmxcsr %0" : "=m"(mxcsr));
-  asm volatile("fnstcw %0" : "=m"(fpuControl));
-  std::memset(frame, 0, 80);
-  frame[0] = uint64_t(mxcsr) | uint64_t(fpuControl) << 32;
-  frame[4] = reinterpret_cast<uint64_t>(&fiberMain);       // r12
-  frame[5] = reinterpret_cast<uint64_t>(&f);               // rbx
-  frame[7] = reinterpret_cast<uint64_t>(&pcc_fiber_start); // return address
-  f.sp = frame;
+  f.sp = prepareFiberStack(f.stack, kDeviceStackSize,
+                           &fiberMain, &f);
   f.finished = false;
 }
 
 #endif // PCC_HAVE_FIBERS
 
-/// Maps a stack with a guard page below it. Returns null on failure.
-char *mapStack() {
+} // namespace
+
+char *mapFiberStack(size_t size) {
   size_t page = size_t(sysconf(_SC_PAGESIZE));
   void *base =
-      mmap(nullptr, kDeviceStackSize + page, PROT_READ | PROT_WRITE,
+      mmap(nullptr, size + page, PROT_READ | PROT_WRITE,
            MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
   if (base == MAP_FAILED)
     return nullptr;
@@ -237,7 +177,27 @@ char *mapStack() {
   return static_cast<char *>(base) + page;
 }
 
-} // namespace
+#ifdef PCC_HAVE_FIBERS
+void *prepareFiberStack(char *stack, size_t size, void (*entry)(void *),
+                        void *arg) {
+  auto top = reinterpret_cast<uintptr_t>(stack + size) & ~uintptr_t(15);
+  // From the stack pointer up: control words, r15, r14, r13, r12, rbx, rbp
+  // and the return address, where pcc_fiber_start calls (%r12)(%rbx). The
+  // stack pointer is 16-byte aligned, so that after the return
+  // pcc_fiber_start calls with an aligned stack.
+  auto *frame = reinterpret_cast<uint64_t *>(top - 80);
+  uint32_t mxcsr;
+  uint16_t fpuControl;
+  asm volatile("stmxcsr %0" : "=m"(mxcsr));
+  asm volatile("fnstcw %0" : "=m"(fpuControl));
+  std::memset(frame, 0, 80);
+  frame[0] = uint64_t(mxcsr) | uint64_t(fpuControl) << 32;
+  frame[4] = reinterpret_cast<uint64_t>(entry);            // r12
+  frame[5] = reinterpret_cast<uint64_t>(arg);              // rbx
+  frame[7] = reinterpret_cast<uint64_t>(&pcc_fiber_start); // return address
+  return frame;
+}
+#endif
 
 bool fibersSupported() {
 #ifdef PCC_HAVE_FIBERS
@@ -271,7 +231,7 @@ bool reserveFiberStacks(int64_t numDevices) {
     return false;
   }
   while (int64_t(all.size()) < numDevices) {
-    char *stack = mapStack();
+    char *stack = mapFiberStack(kDeviceStackSize);
     if (!stack) {
       std::fprintf(stderr,
                    "pcc runtime error: cannot map a %zu MiB stack for device "

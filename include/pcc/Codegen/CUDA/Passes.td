@@ -28,9 +28,6 @@ def PCCLinalgToGPU : Pass<"pcc-linalg-to-gpu", "mlir::func::FuncOp"> {
     at a time, between `gpu.barrier`s. Buffer copies (`memref.copy`) become
     `linalg.copy`, so that they run as kernels rather than on the host,
     except copies out of a `memref.get_global` (host memory).
-    `device-copies=false` leaves copies on the host (over managed memory):
-    slower, but what tests on the runtime's mock driver, which cannot run
-    kernels, need.
 
     ```mlir
     linalg.reduce ins(%x : memref<4096xf32>) outs(%s : memref<f32>) dimensions = [0]
@@ -43,11 +40,6 @@ def PCCLinalgToGPU : Pass<"pcc-linalg-to-gpu", "mlir::func::FuncOp"> {
     }
     ```
   }];
-  let options = [
-    Option<"deviceCopies", "device-copies", "bool", /*default=*/"true",
-           "Run buffer copies as GPU kernels (false: for tests on the "
-           "runtime's mock driver)", "llvm::cl::Hidden">,
-  ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::gpu::GPUDialect",
                            "mlir::linalg::LinalgDialect",
@@ -140,6 +132,70 @@ def PCCCopyConstantGlobals : Pass<"pcc-copy-constant-globals",
     ```
   }];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
+def PCCGPUKernelsToHost : Pass<"pcc-gpu-kernels-to-host", "mlir::ModuleOp"> {
+  let summary = "Compile GPU kernels as host functions for the simulated GPU";
+  let description = [{
+    For `--backend=cuda-sim`, after kernel outlining and the lowering of
+    `gpu.all_reduce`, in place of the NVVM lowering. Each kernel
+    `@M::@K` of a `gpu.module` becomes a host function `@pcc.sim.M.K` with
+    the kernel's arguments and a last one, the simulated thread (a
+    `pcc_sim_thread *` of the runtime), whose fields the thread, block,
+    block size and grid size ids read; `gpu.barrier` and `gpu.shuffle`
+    become calls of `pcc_sim_barrier` and `pcc_sim_shuffle`, which switch
+    the block's threads (fibers); workgroup attributions become views of
+    the block's shared memory (16-byte aligned, one after the other),
+    private ones stack allocations. Every `memref.load`, `memref.store` and
+    atomic update is preceded by a check of each index against its
+    dimension that calls `pcc_sim_out_of_bounds` (naming the op, the memref
+    type and the source location) instead of touching memory. Other `gpu`
+    ops are an error naming the op and the kernel. The `gpu.module` is
+    replaced by an empty `gpu.binary` of the same name, which its launches
+    keep naming until `pcc-lower-simulated-launches`.
+
+    ```mlir
+    gpu.module @k { gpu.func @k(%a: memref<8xf32>) kernel {
+      %t = gpu.thread_id x
+      %v = memref.load %a[%t] : memref<8xf32> ... } }
+    // becomes
+    gpu.binary @k [#gpu.object<#nvvm.target, "">]
+    func.func @pcc.sim.k.k(%a: memref<8xf32>, %thread: !llvm.ptr)
+        attributes {pcc.sim.kernel = "k", pcc.sim.module = "k",
+                    pcc.sim.shared_bytes = 0 : i64} {
+      %p = llvm.getelementptr %thread[0] : (!llvm.ptr) -> !llvm.ptr, i8
+      %t = arith.index_castui (llvm.load %p : i32) : i32 to index
+      %ok = arith.cmpi ult, %t, (memref.dim %a, 0)
+      cf.cond_br %ok, ^load, ^fail  // ^fail: llvm.call @pcc_sim_out_of_bounds
+      ...
+    ```
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
+def PCCLowerSimulatedLaunches : Pass<"pcc-lower-simulated-launches",
+                                     "mlir::ModuleOp"> {
+  let summary = "Launch the host-compiled kernels through the mgpu* ABI";
+  let description = [{
+    The last pass of `--backend=cuda-sim`, on the LLVM dialect, in place of
+    `gpu-module-to-binary`. Each `gpu.binary` left by
+    `pcc-gpu-kernels-to-host` becomes a `pcc_sim_image` global (the magic
+    number, and for each kernel its name, an entry point `entry(params,
+    thread)` that loads each argument from its pointer in `params`, the size
+    of each parameter and the shared memory per block), loaded by a global
+    constructor with `mgpuModuleLoad` and unloaded by a destructor. Each
+    synchronous `gpu.launch_func` becomes what the translation of a launch
+    emits for a real GPU: `mgpuModuleGetFunction`, the arguments stored in a
+    struct with a pointer to each field, `mgpuStreamCreate`,
+    `mgpuLaunchKernel`, `mgpuStreamSynchronize` and `mgpuStreamDestroy`. The
+    runtime's cuda platform then runs unchanged, and hands the image to the
+    simulated driver's `cuModuleLoadDataEx`.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
 #endif // PCC_CODEGEN_CUDA_PASSES_TD

@@ -1,14 +1,16 @@
-//===- MockNccl.cpp - NCCL on the mock driver, for testing ---------------===//
+//===- SimNccl.cpp - NCCL between simulated GPUs -------------------------===//
 //
-// A stand-in for libnccl.so.2 with the functions the runtime uses. Like the
+// The NCCL functions of CudaDriver.h between the simulated GPUs. Like the
 // real library, ncclCommInitAll refuses a GPU listed twice and leaves the
 // last GPU it initialized current on the calling thread, and collectives are
 // work on the caller's stream that waits for the other ranks (here: a task
-// of the mock driver's stream that meets its peers' tasks).
+// of the simulated stream that meets its peers' tasks).
 //
 //===----------------------------------------------------------------------===//
 
-#include "MockCuda.h"
+#include "Sim.h"
+
+#include "CudaDriver.h"
 
 #include <condition_variable>
 #include <cstdint>
@@ -16,6 +18,8 @@
 #include <mutex>
 #include <set>
 #include <vector>
+
+using namespace pcc::runtime::cuda;
 
 namespace {
 
@@ -43,10 +47,14 @@ struct Clique {
   }
 };
 
-struct Comm {
+} // namespace
+
+struct pcc::runtime::cuda::ncclComm {
   Clique *clique;
   int rank;
 };
+
+namespace {
 
 size_t sizeOf(int type) {
   switch (type) {
@@ -87,38 +95,35 @@ void reduce(const std::vector<const void *> &inputs, int op, size_t count,
   std::memcpy(out, result.data(), count * sizeof(T));
 }
 
-} // namespace
-
-extern "C" {
-
-const char *ncclGetErrorString(int result) {
-  return result == kSuccess ? "no error" : "mock NCCL error";
+const char *ncclGetErrorString(ncclResult_t result) {
+  return result == kSuccess ? "no error"
+                            : "invalid argument (run with NCCL_DEBUG=WARN for "
+                              "details)";
 }
 
-const char *ncclGetLastError(void *) { return ""; }
+const char *ncclGetLastError(ncclComm_t) { return ""; }
 
-int ncclCommInitAll(void **comms, int count, const int *gpus) {
+ncclResult_t ncclCommInitAll(ncclComm_t *comms, int count, const int *gpus) {
   std::set<int> distinct;
   for (int r = 0; r < count; ++r)
-    if (gpus[r] < 0 || gpus[r] >= pcc::mock::gpuCount() ||
+    if (gpus[r] < 0 || gpus[r] >= pcc::sim::gpuCount() ||
         !distinct.insert(gpus[r]).second)
       return kInvalidArgument;
   auto *clique = new Clique;
   clique->size = count;
   clique->inputs.resize(size_t(count));
   for (int r = 0; r < count; ++r) {
-    comms[r] = new Comm{clique, r};
-    pcc::mock::selectGpu(gpus[r]);
+    comms[r] = new ncclComm{clique, r};
+    pcc::sim::selectGpu(gpus[r]);
   }
   return kSuccess;
 }
 
-int ncclAllReduce(const void *in, void *out, size_t count, int type, int op,
-                  void *handle, void *stream) {
-  auto *comm = static_cast<Comm *>(handle);
+ncclResult_t ncclAllReduce(const void *in, void *out, size_t count, int type,
+                           int op, ncclComm_t comm, CUstream stream) {
   if (!comm || sizeOf(type) == 0 || (op != 0 && op != 2 && op != 3))
     return kInvalidArgument;
-  return pcc::mock::enqueue(
+  return pcc::sim::enqueue(
              stream,
              [=] {
                Clique &c = *comm->clique;
@@ -155,13 +160,12 @@ int ncclAllReduce(const void *in, void *out, size_t count, int type, int op,
              : kInvalidArgument;
 }
 
-int ncclAllGather(const void *in, void *out, size_t count, int type,
-                  void *handle, void *stream) {
-  auto *comm = static_cast<Comm *>(handle);
+ncclResult_t ncclAllGather(const void *in, void *out, size_t count, int type,
+                           ncclComm_t comm, CUstream stream) {
   if (!comm || sizeOf(type) == 0)
     return kInvalidArgument;
   size_t bytes = count * sizeOf(type);
-  return pcc::mock::enqueue(stream,
+  return pcc::sim::enqueue(stream,
                             [=] {
                               Clique &c = *comm->clique;
                               c.inputs[size_t(comm->rank)] = in;
@@ -177,11 +181,19 @@ int ncclAllGather(const void *in, void *out, size_t count, int type,
              : kInvalidArgument;
 }
 
-int ncclCommGetAsyncError(void *comm, int *error) {
+ncclResult_t ncclCommGetAsyncError(ncclComm_t comm, ncclResult_t *error) {
   *error = kSuccess;
   return comm ? kSuccess : kInvalidArgument;
 }
 
-int ncclCommAbort(void *) { return kSuccess; }
+ncclResult_t ncclCommAbort(ncclComm_t) { return kSuccess; }
 
-} // extern "C"
+} // namespace
+
+const Nccl &pcc::runtime::cuda::simulatedNccl() {
+  static const Nccl nccl = {
+      ncclGetErrorString, ncclGetLastError,      ncclCommInitAll, ncclAllReduce,
+      ncclAllGather,      ncclCommGetAsyncError, ncclCommAbort,
+  };
+  return nccl;
+}
