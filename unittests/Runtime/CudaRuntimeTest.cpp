@@ -634,4 +634,136 @@ TEST_F(CudaDeathTest, MissingPeerTimesOut) {
 
 #endif // PCC_NO_DEATH_TESTS
 
+#ifdef PCC_SIM_GPUS
+//===----------------------------------------------------------------------===//
+// The simulated GPU's threads: barriers, shuffles and faults
+//===----------------------------------------------------------------------===//
+
+/// Launches `kernel` (a host function, as the cuda-sim pipeline compiles
+/// kernels) with one pointer parameter over `blocks` blocks of `threads`.
+void launchSim(void (*kernel)(void **, pcc_sim_thread *), int64_t shared,
+               void *data, unsigned blocks, unsigned threads) {
+  static const int64_t sizes[] = {8};
+  pcc_sim_kernel entry = {"sim_test", kernel, 1, sizes, shared};
+  pcc_sim_image image = {PCC_SIM_IMAGE_MAGIC, 1, &entry};
+  void *module = mgpuModuleLoad(&image, sizeof(image));
+  void *function = mgpuModuleGetFunction(module, "sim_test");
+  void *stream = mgpuStreamCreate();
+  void *params[] = {&data};
+  mgpuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, stream, params,
+                   nullptr, 1);
+  mgpuStreamSynchronize(stream);
+  mgpuModuleUnload(module);
+}
+
+template <typename T> T *param(void **params) {
+  T *data;
+  std::memcpy(&data, params[0], sizeof(data));
+  return data;
+}
+
+/// A block-wide tree sum through shared memory: wrong without barriers
+/// that hold every thread until all have written.
+void treeSum(void **params, pcc_sim_thread *thread) {
+  auto *out = param<int64_t>(params);
+  auto *partial = reinterpret_cast<int64_t *>(thread->shared);
+  uint32_t t = thread->thread_id[0], n = thread->block_dim[0];
+  partial[t] = int64_t(thread->block_id[0]) * 1000 + t;
+  for (uint32_t stride = n / 2; stride > 0; stride /= 2) {
+    pcc_sim_barrier(thread, "sum");
+    if (t < stride)
+      partial[t] += partial[t + stride];
+  }
+  pcc_sim_barrier(thread, "end");
+  if (t == 0)
+    out[thread->block_id[0]] = partial[0];
+}
+
+TEST_F(Cuda, SimulatedBarriersSynchronizeBlocks) {
+  auto *out = static_cast<int64_t *>(pcc_cuda_alloc(3 * 8));
+  launchSim(treeSum, 256 * 8, out, 3, 256);
+  for (int64_t b = 0; b < 3; ++b)
+    EXPECT_EQ(out[b], b * 1000 * 256 + 255 * 256 / 2) << b;
+  pcc_cuda_free(out);
+}
+
+/// Each lane records the value gpu.shuffle gives it in each mode, and
+/// whether the source lane was in range.
+void shuffles(void **params, pcc_sim_thread *thread) {
+  auto *out = param<int64_t>(params);
+  uint32_t t = thread->thread_id[0];
+  for (int32_t mode = 0; mode < 4; ++mode) {
+    int32_t offset = mode == 3 ? 5 : 3;
+    uint64_t value = pcc_sim_shuffle(thread, 100 + t, offset, 16, mode, "s");
+    out[(mode * 64 + t) * 2] = int64_t(value);
+    out[(mode * 64 + t) * 2 + 1] = thread->shuffle_valid;
+  }
+}
+
+TEST_F(Cuda, SimulatedShufflesFollowGpuShuffle) {
+  // 48 threads: a full warp and a partial one of 16 lanes.
+  auto *out = static_cast<int64_t *>(pcc_cuda_alloc(4 * 64 * 2 * 8));
+  launchSim(shuffles, 0, out, 1, 48);
+  for (int32_t mode = 0; mode < 4; ++mode)
+    for (int64_t t = 0; t < 48; ++t) {
+      int64_t lane = t % 32, warp = t - lane, source;
+      switch (mode) {
+      case 0: source = lane ^ 3; break;
+      case 1: source = lane - 3; break;
+      case 2: source = lane + 3; break;
+      default: source = 5; break;
+      }
+      bool valid = source >= 0 && source < 16;
+      EXPECT_EQ(out[(mode * 64 + t) * 2], 100 + (valid ? warp + source : t))
+          << mode << " " << t;
+      EXPECT_EQ(out[(mode * 64 + t) * 2 + 1], valid) << mode << " " << t;
+    }
+  pcc_cuda_free(out);
+}
+
+#ifndef PCC_NO_DEATH_TESTS
+void barrierSkippedByOne(void **, pcc_sim_thread *thread) {
+  if (thread->thread_id[0] != 5)
+    pcc_sim_barrier(thread, "test.mlir:3:5: gpu.barrier");
+}
+
+void twoBarriers(void **, pcc_sim_thread *thread) {
+  pcc_sim_barrier(thread, thread->thread_id[0] % 2 ? "test.mlir:4:1: odd"
+                                                   : "test.mlir:5:1: even");
+}
+
+void shuffleSkippedByOne(void **, pcc_sim_thread *thread) {
+  if (thread->thread_id[0] != 7)
+    pcc_sim_shuffle(thread, 1, 1, 32, 0, "test.mlir:6:2: gpu.shuffle");
+}
+
+void outOfBounds(void **, pcc_sim_thread *thread) {
+  if (thread->block_id[0] == 1 && thread->thread_id[0] == 3)
+    pcc_sim_out_of_bounds(thread, "test.mlir:7:3: memref.load", 0, 8, 8);
+}
+
+TEST_F(CudaDeathTest, SimulatedFaultsNameKernelBlockAndThread) {
+  EXPECT_EXIT(launchSim(barrierSkippedByOne, 0, nullptr, 1, 64),
+              testing::ExitedWithCode(1),
+              "pcc runtime error: GPU kernel 'sim_test', block \\(0, 0, 0\\), "
+              "thread \\([0-9]+, 0, 0\\): waits at the barrier at "
+              "test.mlir:3:5: gpu.barrier that thread \\(5, 0, 0\\) of its "
+              "block returned without reaching");
+  EXPECT_EXIT(launchSim(twoBarriers, 0, nullptr, 1, 4),
+              testing::ExitedWithCode(1),
+              "waits at the barrier at test.mlir:.* while thread \\([0-9], 0, "
+              "0\\) of its block waits at another at test.mlir:");
+  EXPECT_EXIT(launchSim(shuffleSkippedByOne, 0, nullptr, 1, 32),
+              testing::ExitedWithCode(1),
+              "waits in a warp shuffle at test.mlir:6:2: gpu.shuffle that "
+              "thread \\(7, 0, 0\\) of its warp returned without reaching");
+  EXPECT_EXIT(launchSim(outOfBounds, 0, nullptr, 2, 8),
+              testing::ExitedWithCode(1),
+              "pcc runtime error: GPU kernel 'sim_test', block \\(1, 0, 0\\), "
+              "thread \\(3, 0, 0\\): test.mlir:7:3: memref.load: index 8 is "
+              "out of bounds for axis 0 with size 8");
+}
+#endif // PCC_NO_DEATH_TESTS
+#endif // PCC_SIM_GPUS
+
 } // namespace

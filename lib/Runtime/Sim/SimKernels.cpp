@@ -355,6 +355,6 @@ extern "C" void pcc_sim_out_of_bounds(pcc_sim_thread *thread, const char *site,
                                       int64_t bound) {
   pcc::runtime::failRun(
       describe(*reinterpret_cast<SimThread *>(thread)) + ": " + site +
-      ": index " + std::to_string(index) + " is out of bounds for dimension " +
-      std::to_string(dim) + " of size " + std::to_string(bound));
+      ": index " + std::to_string(index) + " is out of bounds for axis " +
+      std::to_string(dim) + " with size " + std::to_string(bound));
 }
