@@ -694,14 +694,15 @@ void shuffles(void **params, pcc_sim_thread *thread) {
   uint32_t t = thread->thread_id[0];
   for (int32_t mode = 0; mode < 4; ++mode) {
     int32_t offset = mode == 3 ? 5 : 3;
-    uint64_t value = pcc_sim_shuffle(thread, 100 + t, offset, 16, mode, "s");
+    uint64_t value = pcc_sim_shuffle(thread, 100 + t, offset, 32, mode, "s");
     out[(mode * 64 + t) * 2] = int64_t(value);
     out[(mode * 64 + t) * 2 + 1] = thread->shuffle_valid;
   }
 }
 
 TEST_F(Cuda, SimulatedShufflesFollowGpuShuffle) {
-  // 48 threads: a full warp and a partial one of 16 lanes.
+  // 48 threads: a full warp and a partial one of 16 lanes, where a source
+  // lane past the 16th is out of range.
   auto *out = static_cast<int64_t *>(pcc_cuda_alloc(4 * 64 * 2 * 8));
   launchSim(shuffles, 0, out, 1, 48);
   for (int32_t mode = 0; mode < 4; ++mode)
@@ -713,7 +714,8 @@ TEST_F(Cuda, SimulatedShufflesFollowGpuShuffle) {
       case 2: source = lane + 3; break;
       default: source = 5; break;
       }
-      bool valid = source >= 0 && source < 16;
+      int64_t lanes = t < 32 ? 32 : 16;
+      bool valid = source >= 0 && source < lanes;
       EXPECT_EQ(out[(mode * 64 + t) * 2], 100 + (valid ? warp + source : t))
           << mode << " " << t;
       EXPECT_EQ(out[(mode * 64 + t) * 2 + 1], valid) << mode << " " << t;
@@ -737,6 +739,12 @@ void shuffleSkippedByOne(void **, pcc_sim_thread *thread) {
     pcc_sim_shuffle(thread, 1, 1, 32, 0, "test.mlir:6:2: gpu.shuffle");
 }
 
+/// Lanes [0, 8) take part in a shuffle of width 8; lanes 8 and 9 may not.
+void shuffleOutsideItsWidth(void **, pcc_sim_thread *thread) {
+  if (thread->thread_id[0] < 10)
+    pcc_sim_shuffle(thread, 1, 1, 8, 0, "test.mlir:8:2: gpu.shuffle");
+}
+
 void outOfBounds(void **, pcc_sim_thread *thread) {
   if (thread->block_id[0] == 1 && thread->thread_id[0] == 3)
     pcc_sim_out_of_bounds(thread, "test.mlir:7:3: memref.load", 0, 8, 8);
@@ -757,6 +765,11 @@ TEST_F(CudaDeathTest, SimulatedFaultsNameKernelBlockAndThread) {
               testing::ExitedWithCode(1),
               "waits in a warp shuffle at test.mlir:6:2: gpu.shuffle that "
               "thread \\(7, 0, 0\\) of its warp returned without reaching");
+  EXPECT_EXIT(launchSim(shuffleOutsideItsWidth, 0, nullptr, 1, 32),
+              testing::ExitedWithCode(1),
+              "thread \\(8, 0, 0\\): is lane 8 of a warp shuffle at "
+              "test.mlir:8:2: gpu.shuffle of width 8, in which only lanes "
+              "below the width take part");
   EXPECT_EXIT(launchSim(outOfBounds, 0, nullptr, 2, 8),
               testing::ExitedWithCode(1),
               "pcc runtime error: GPU kernel 'sim_test', block \\(1, 0, 0\\), "

@@ -177,18 +177,29 @@ int sourceLane(unsigned lane, int32_t offset, int32_t width, int32_t mode) {
 }
 
 /// Completes the shuffle of the warp starting at thread `first` if all its
-/// lanes are in one; returns whether it did. A lane that returned or waits
-/// at a barrier while others shuffle is a fault.
+/// participating lanes are in it; returns whether it did. As with NVVM's
+/// shfl.sync (member mask (1 << width) - 1), lanes [0, width) take part: one
+/// of them that returned, waits at a barrier or in another shuffle is a
+/// fault, and so is a lane past the width that shuffles.
 bool completeShuffle(Block &b, size_t first) {
   size_t end = std::min(b.threads.size(), first + kWarpSize);
   SimThread *waiting = nullptr;
-  for (size_t i = first; i < end; ++i)
+  for (size_t i = first; i < end && !waiting; ++i)
     if (b.threads[i].state == State::AtShuffle)
       waiting = &b.threads[i];
   if (!waiting)
     return false;
+  size_t last = std::min(end, first + size_t(waiting->width));
   for (size_t i = first; i < end; ++i) {
     SimThread &t = b.threads[i];
+    if (i >= last) {
+      if (t.state == State::AtShuffle)
+        fault(t, "is lane " + std::to_string(i - first) +
+                     " of a warp shuffle" + where(t.site) + " of width " +
+                     std::to_string(t.width) +
+                     ", in which only lanes below the width take part");
+      continue;
+    }
     if (t.state == State::Done)
       fault(*waiting, "waits in a warp shuffle" + where(waiting->site) +
                           " that thread " + threadIndex(t) +
@@ -198,18 +209,18 @@ bool completeShuffle(Block &b, size_t first) {
                           " while thread " + threadIndex(t) +
                           " of its warp waits at the barrier" +
                           where(t.site));
-    if (t.state == State::AtShuffle && t.site != waiting->site)
+    if (t.site != waiting->site || t.width != waiting->width)
       fault(*waiting, "waits in a warp shuffle" + where(waiting->site) +
                           " while thread " + threadIndex(t) +
                           " of its warp waits in another" + where(t.site));
   }
-  std::vector<uint64_t> values(end - first);
-  for (size_t i = first; i < end; ++i)
+  std::vector<uint64_t> values(last - first);
+  for (size_t i = first; i < last; ++i)
     values[i - first] = b.threads[i].value;
-  for (size_t i = first; i < end; ++i) {
+  for (size_t i = first; i < last; ++i) {
     SimThread &t = b.threads[i];
     int source = sourceLane(unsigned(i - first), t.offset, t.width, t.mode);
-    t.abi.shuffle_valid = source >= 0 && size_t(source) < end - first;
+    t.abi.shuffle_valid = source >= 0 && size_t(source) < last - first;
     t.value = t.abi.shuffle_valid ? values[size_t(source)] : values[i - first];
     t.state = State::Ready;
   }
