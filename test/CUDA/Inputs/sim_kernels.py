@@ -1,10 +1,10 @@
 """Every kind of kernel the cuda backend generates, on odd shapes, checked
 against NumPy: elementwise parallel loops, reductions (the cooperative
-block-reduction kernel for f32/f64 reductions of at least 64 elements, plain
-per-output loops below that and for f16/bf16), matmuls (the 16x16 tiled
-shared-memory kernel for f32/f64, parallel loops for f16/bf16) and data
-movement (transpose, broadcast, extract_slice/insert_slice, copies of
-arguments), in f16, bf16, f32 and f64.
+block-reduction kernel for f32/f64/i32/i64 reductions of at least 64
+elements, plain per-output loops below that and for f16/bf16), matmuls (the
+16x16 tiled shared-memory kernel for f32/f64, parallel loops for f16/bf16)
+and data movement (transpose, broadcast, extract_slice/insert_slice, copies
+of arguments), in f16, bf16, f32 and f64 (reductions also in i32 and i64).
 
 For each case it writes a plain function (no spmd.pmap: one device) and its
 inputs as .npy files, runs `PCC run PROGRAM ARGS... --backend=BACKEND
@@ -39,7 +39,9 @@ DTYPES = ("f16", "bf16", "f32", "f64")
 # Bits of significand (with the implicit one) and unit roundoff.
 PRECISION = {"f16": 11, "bf16": 8, "f32": 24, "f64": 53}
 UNIT = {name: 2.0 ** -bits for name, bits in PRECISION.items()}
-NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64}
+NUMPY = {"f16": np.float16, "f32": np.float32, "f64": np.float64,
+         "i32": np.int32, "i64": np.int64}
+INTS = ("i32", "i64")
 # -inf, the identity of arith.maximumf, as the hex literal MLIR takes.
 NEG_INF = {"f16": "0xFC00", "bf16": "0xFF80", "f32": "0xFF800000",
            "f64": "0xFFF0000000000000"}
@@ -71,6 +73,9 @@ def to_dtype(values, elem):
 
 
 def save_npy(path, values, elem):
+    if elem in INTS:
+        np.save(path, np.asarray(values).astype(NUMPY[elem]))
+        return
     values = np.asarray(values, np.float64)
     if elem != "bf16":
         np.save(path, values.astype(NUMPY[elem]))
@@ -90,7 +95,8 @@ def save_npy(path, values, elem):
 
 
 def load_npy(path):
-    """Returns (values as float64, descr, shape) of an .npy file."""
+    """Returns (values, descr, shape) of an .npy file: floats as float64,
+    integers as they are."""
     with open(path, "rb") as handle:
         data = handle.read()
     if data[:6] != b"\x93NUMPY":
@@ -109,23 +115,27 @@ def load_npy(path):
         bits = np.frombuffer(body, "<u2", count).astype(np.uint32) << 16
         values = bits.view(np.float32).astype(np.float64)
     else:
-        values = np.frombuffer(body, np.dtype(descr), count).astype(np.float64)
+        values = np.frombuffer(body, np.dtype(descr), count)
+        if values.dtype.kind == "f":
+            values = values.astype(np.float64)
     order = "F" if header["fortran_order"] else "C"
     return values.reshape(shape, order=order), descr, shape
 
 
 DESCR = {"f16": ("<f2", "|f2", "=f2"), "bf16": ("bfloat16",),
-         "f32": ("<f4",), "f64": ("<f8",)}
+         "f32": ("<f4",), "f64": ("<f8",), "i32": ("<i4",), "i64": ("<i8",)}
 
 
 # --- cases ------------------------------------------------------------------
 
 class Result:
-    """One expected result: the float64 reference, the allowed absolute
-    difference (an array or a scalar; 0 means bit for bit) and the type."""
+    """One expected result: the reference (float64, or int64 for integer
+    types), the allowed absolute difference (an array or a scalar; 0 means
+    exactly) and the element type."""
 
     def __init__(self, reference, tolerance, elem):
-        self.reference = np.asarray(reference, np.float64)
+        self.reference = np.asarray(
+            reference, np.int64 if elem in INTS else np.float64)
         self.tolerance = np.broadcast_to(
             np.asarray(tolerance, np.float64), self.reference.shape)
         self.elem = elem
@@ -326,6 +336,48 @@ func.func @main(%x: {tx}, %y: {ty}, %bias: {tr})
     return Case(name, program, [(x, elem), (y, elem), (bias, elem)], results)
 
 
+def int_reduction_case(op, elem, rows, n, cols):
+    """The same programs on integers (arith.addi, arith.maxsi), which the
+    block reduction also takes; i64 values use their high halves, which its
+    shuffles move separately. Compared exactly (no sum can overflow)."""
+    name = f"reduce-{op}-{elem}-{rows}x{n}-{n}x{cols}"
+    rng = rng_for(name)
+    tx, ty = tensor((rows, n), elem), tensor((n, cols), elem)
+    tr, tc, t0 = tensor((rows,), elem), tensor((cols,), elem), tensor((), elem)
+    combine = "addi" if op == "sum" else "maxsi"
+    identity = 0 if op == "sum" else -2 ** (int(elem[1:]) - 1)
+    body = "".join([
+        reduce_op("rows", "x", elem, tx, tr, "[1]", "zr", combine),
+        reduce_op("cols", "y", elem, ty, tc, "[0]", "zc", combine),
+        reduce_op("all", "x", elem, tx, t0, "[0, 1]", "z0", combine),
+        reduce_op("biased", "x", elem, tx, tr, "[1]", "bias", combine)])
+    program = f"""
+func.func @main(%x: {tx}, %y: {ty}, %bias: {tr})
+    -> ({tr}, {tc}, {t0}, {tr}) {{
+  %identity = arith.constant {identity} : {elem}
+  %er = tensor.empty() : {tr}
+  %zr = linalg.fill ins(%identity : {elem}) outs(%er : {tr}) -> {tr}
+  %ec = tensor.empty() : {tc}
+  %zc = linalg.fill ins(%identity : {elem}) outs(%ec : {tc}) -> {tc}
+  %e0 = tensor.empty() : {t0}
+  %z0 = linalg.fill ins(%identity : {elem}) outs(%e0 : {t0}) -> {t0}{body}
+  return %rows, %cols, %all, %biased : {tr}, {tc}, {t0}, {tr}
+}}
+"""
+    bound = 2 ** 15 if elem == "i32" else 2 ** 40
+    x, y = (rng.integers(-bound, bound, size=shape, endpoint=True)
+            for shape in ((rows, n), (n, cols)))
+    bias = rng.integers(-bound, bound, size=(rows,), endpoint=True)
+    if op == "sum":
+        references = [x.sum(axis=1), y.sum(axis=0), x.sum(),
+                      x.sum(axis=1) + bias]
+    else:
+        references = [x.max(axis=1), y.max(axis=0), x.max(),
+                      np.maximum(x.max(axis=1), bias)]
+    return Case(name, program, [(x, elem), (y, elem), (bias, elem)],
+                [Result(ref, 0, elem) for ref in references])
+
+
 # Matmuls: into zeros and accumulating into an argument.
 
 def matmul_case(elem, m, k, n, batch=None):
@@ -434,6 +486,10 @@ def all_cases():
         for elem in DTYPES:
             for rows, n, cols in shapes:
                 cases.append(reduction_case(op, elem, rows, n, cols))
+        for elem in INTS:
+            for rows, n, cols in ((3, 7, 5), (3, 64, 5), (3, 257, 7),
+                                  (2, 4096, 3), (129, 257, 65)):
+                cases.append(int_reduction_case(op, elem, rows, n, cols))
     for elem in DTYPES:
         for m, k, n in ((1, 1, 1), (17, 33, 5), (100, 100, 100),
                         (16, 16, 16), (33, 17, 65)):
@@ -449,7 +505,11 @@ def all_cases():
 # --- running and comparing --------------------------------------------------
 
 def describe_mismatch(index, got, result):
-    diff = np.abs(got - result.reference)
+    if result.elem in INTS:
+        diff = np.abs(got.astype(np.float64)
+                      - result.reference.astype(np.float64))
+    else:
+        diff = np.abs(got - result.reference)
     bad = ~(diff <= result.tolerance)
     if result.tolerance.size and not result.tolerance.any():
         # Bit for bit (NaN never appears in these cases).
@@ -458,9 +518,9 @@ def describe_mismatch(index, got, result):
         return None
     where = np.argwhere(bad)
     first = tuple(int(i) for i in where[0]) if got.ndim else ()
-    with np.errstate(invalid="ignore"):
-        excess = np.where(bad, diff, 0)
-    worst = (tuple(int(i) for i in np.unravel_index(np.nanargmax(excess),
+    # The largest difference among the wrong elements, NaN counting most.
+    excess = np.where(bad, np.where(np.isnan(diff), np.inf, diff), -1.0)
+    worst = (tuple(int(i) for i in np.unravel_index(np.argmax(excess),
                                                      got.shape))
              if got.ndim else ())
     return (f"result{index}: {int(bad.sum())} of {got.size} elements wrong;"
