@@ -29,6 +29,7 @@
 #endif
 #endif
 #ifdef PCC_ASAN
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 #ifdef PCC_TSAN
@@ -68,9 +69,15 @@ inline void asanFinishSwitch(void *fakeStack, const void **from,
                              size_t *fromSize) {
   __sanitizer_finish_switch_fiber(fakeStack, from, fromSize);
 }
+/// A stack reused by a new fiber may hold the redzones of frames that never
+/// returned (a finished fiber's entry function): ASan must forget them.
+inline void asanForgetStack(char *stack, size_t size) {
+  __asan_unpoison_memory_region(stack, size);
+}
 #else
 inline void asanStartSwitch(void **, const void *, size_t) {}
 inline void asanFinishSwitch(void *, const void **, size_t *) {}
+inline void asanForgetStack(char *, size_t) {}
 #endif
 
 // ThreadSanitizer keeps a state per fiber, and is told right before a

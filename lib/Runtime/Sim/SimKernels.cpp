@@ -137,6 +137,7 @@ void resume(SimThread &t) {
     }
     t.stack = freeStacks.back();
     freeStacks.pop_back();
+    pcc::runtime::asanForgetStack(t.stack, kStackSize);
     t.sp = pcc::runtime::prepareFiberStack(t.stack, kStackSize, &threadMain,
                                            &t);
     t.tsanFiber = pcc::runtime::tsanNewFiber();
