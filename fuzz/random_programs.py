@@ -23,7 +23,11 @@ bit for bit. Given a sanitizer build's pcc (build-asan/bin/pcc), any report
 of AddressSanitizer or UndefinedBehaviorSanitizer is a finding too. A
 finding is a program, a configuration and what differed.
 
+With --backend=cuda-sim, the configurations are the simulated GPU's: a GPU
+per device (NCCL) and all devices on one (--oversubscribe).
+
 usage: random_programs.py PCC [--seed S] [--count N] [--jobs J] [--keep DIR]
+                              [--backend cpu|cuda-sim]
 """
 
 import argparse
@@ -45,11 +49,21 @@ EXACT = {"f16": 2048, "bf16": 256, "f32": 2 ** 24, "f64": 2 ** 53}
 AXES = ("a", "b", "c")
 
 # Where devices run: the environment of each `pcc run` configuration.
+# Each backend's configurations: environment and extra flags of `pcc run`.
 PLACEMENTS = {
-    "default": {},
-    "threads": {"PCC_SERIAL_WORK": "0"},
-    "one-thread": {"PCC_HOST_THREADS": "1"},
-    "unpinned": {"PCC_PIN_THREADS": "0", "PCC_SERIAL_WORK": "0"},
+    "cpu": {
+        "default": ({}, []),
+        "threads": ({"PCC_SERIAL_WORK": "0"}, []),
+        "one-thread": ({"PCC_HOST_THREADS": "1"}, []),
+        "unpinned": ({"PCC_PIN_THREADS": "0", "PCC_SERIAL_WORK": "0"}, []),
+    },
+    # The simulated GPU: one GPU per device (NCCL), and every device on one
+    # GPU (pcc's own collective kernels).
+    "cuda-sim": {
+        "nccl": ({}, ["--backend=cuda-sim"]),
+        "oversubscribed": ({"PCC_SIM_GPUS": "1"},
+                           ["--backend=cuda-sim", "--oversubscribe"]),
+    },
 }
 
 
@@ -830,10 +844,10 @@ def check_run(command, env, directory, expected, label, exact=True):
     return None
 
 
-def compare_runs(directory, count):
+def compare_runs(directory, count, backend):
     """Findings where a configuration's results differ in any bit from the
     default configuration's."""
-    labels = list(PLACEMENTS) + ["compiled"]
+    labels = list(PLACEMENTS[backend]) + ["compiled"]
     findings = []
     for index in range(count):
         first = np.load(os.path.join(directory, labels[0], f"result{index}.npy"))
@@ -845,7 +859,7 @@ def compare_runs(directory, count):
     return findings
 
 
-def check_program(pcc, seed, keep):
+def check_program(pcc, seed, keep, backend):
     """Generates program `seed` and runs it in every configuration.
     Returns (seed, element type, devices, findings)."""
     text, inputs, expected, ctx = generate(seed)
@@ -862,14 +876,15 @@ def check_program(pcc, seed, keep):
     exact = not ctx.inexact
     if ctx.expect_error:
         expected = None
-    for label, env in PLACEMENTS.items():
-        problem = check_run([pcc, "run", program] + args, env, directory,
-                            expected, label, exact)
+    for label, (env, flags) in PLACEMENTS[backend].items():
+        problem = check_run([pcc, "run", program] + args + flags, env,
+                            directory, expected, label, exact)
         if problem:
             findings.append(f"pcc run ({label}): {problem}")
     executable = os.path.join(directory, "program")
     try:
-        compiled = subprocess.run([pcc, "compile", program, "-o", executable],
+        compiled = subprocess.run([pcc, "compile", program, "-o", executable,
+                                   f"--backend={backend}"],
                                   capture_output=True, text=True, timeout=300)
     except (OSError, subprocess.TimeoutExpired) as error:
         compiled = subprocess.CompletedProcess([], 1, "", str(error))
@@ -882,7 +897,7 @@ def check_program(pcc, seed, keep):
         if problem:
             findings.append(f"compiled: {problem}")
     if not exact and not findings and expected is not None:
-        findings += compare_runs(directory, len(expected))
+        findings += compare_runs(directory, len(expected), backend)
     if not findings and keep is None:
         for root, dirs, files in os.walk(directory, topdown=False):
             for name in files:
@@ -912,6 +927,10 @@ def main():
     parser.add_argument("--minutes", type=float,
                         help="stop starting programs after this long (the "
                              "summary counts those run)")
+    parser.add_argument("--backend", choices=sorted(PLACEMENTS),
+                        default="cpu",
+                        help="the backend whose configurations run each "
+                             "program (default cpu)")
     parser.add_argument("--print", action="store_true",
                         help="print program --seed and its expected results")
     options = parser.parse_args()
@@ -941,7 +960,7 @@ def main():
         results = []
         for seed in seeds():
             pending.add(pool.submit(check_program, options.pcc, seed,
-                                    options.keep))
+                                    options.keep, options.backend))
             if len(pending) >= 2 * options.jobs:
                 done, pending = concurrent.futures.wait(
                     pending, return_when=concurrent.futures.FIRST_COMPLETED)
@@ -961,8 +980,9 @@ def main():
                       f"{directory}):")
                 for finding in findings:
                     print(f"  {finding}")
-    configurations = len(PLACEMENTS) + 1
-    print(f"random programs: {ran} from seed {options.seed}, "
+    configurations = len(PLACEMENTS[options.backend]) + 1
+    print(f"random programs: {ran} from seed {options.seed} on "
+          f"{options.backend}, "
           f"{configurations} configurations each, up to {devices} devices; "
           + ", ".join(f"{k} {v}" for k, v in sorted(elems.items()))
           + f"; {inexact} with arbitrary floats, compared between "

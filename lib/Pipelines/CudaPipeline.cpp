@@ -74,15 +74,15 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
     kernels.addPass(createConvertGpuOpsToNVVMOps());
     kernels.addPass(createReconcileUnrealizedCastsPass());
   }
-  // Host buffers come from the runtime's allocator (managed memory, which
-  // host code, kernels and collectives on every GPU can all reach), before
-  // gpu-to-llvm would turn memref.alloc into malloc.
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
-  memrefOptions.useGenericFunctions = true;
-  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
-  pm.addPass(createGpuToLLVMConversionPass());
+  // Host code as on the cpu backend (buffers from the runtime's allocator,
+  // which gives managed memory that host code, kernels and collectives on
+  // every GPU can all reach); the launches last, once functions and
+  // branches are in the LLVM dialect. (gpu-to-llvm converts branches but
+  // not the functions around them: run earlier, it handed the buffer that
+  // an scf.if or scf.for carries to an llvm.br unconverted.)
   detail::buildHostToLLVMStages(pm, /*cuda=*/true);
+  pm.addPass(createGpuToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
   if (options.simulate) {
     pm.addPass(pcc::createPCCLowerSimulatedLaunches());
     return;

@@ -38,12 +38,16 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // dynamic index, slices with dynamic offsets or sizes) is checked before it
   // touches memory: a located error, not a read or write out of bounds.
   // Only the program's own ops exist yet, not the slices pcc makes (correct
-  // by construction). On the cpu backend for now (GPU kernels cannot call
-  // the runtime).
+  // by construction). On the cuda backend, only what runs on the host:
+  // GPU kernels cannot call the runtime (the simulated GPU checks every
+  // access of its kernels itself), and upstream's checks, which may land in
+  // kernels, are left out.
   // So is recursion deeper than a device's stack (on cuda after the
   // kernels are outlined: buildCudaPipeline).
+  pcc::PCCGenerateRuntimeChecksOptions checks;
+  checks.kernelBodies = !cuda;
+  pm.addPass(pcc::createPCCGenerateRuntimeChecks(checks));
   if (!cuda) {
-    pm.addPass(pcc::createPCCGenerateRuntimeChecks());
     pm.addPass(createGenerateRuntimeVerificationPass());
     pm.addPass(pcc::createPCCLowerRuntimeChecks());
     pm.addPass(pcc::createPCCGuardRecursion());
@@ -117,12 +121,10 @@ void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(pcc::createPCCLowerRuntimeCalls());
   // Buffers come from the runtime's allocator, which enforces the memory
-  // limit (cuda: managed memory, converted before gpu-to-llvm).
-  if (!cuda) {
-    FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
-    memrefOptions.useGenericFunctions = true;
-    pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
-  }
+  // limit (cuda: managed memory).
+  FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
+  memrefOptions.useGenericFunctions = true;
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   pm.addPass(createConvertToLLVMPass());
   pcc::PCCConvertLaunchToLLVMOptions launchOptions;
   launchOptions.launchFunction = cuda ? "pcc_cuda_launch" : "pcc_launch";

@@ -70,7 +70,14 @@ def PCCGenerateRuntimeChecks : Pass<"pcc-generate-runtime-checks",
     given at run time (none negative). Upstream's `generate-runtime-verification`
     covers the rest (slices, casts, linalg operands), without values;
     `pcc-lower-runtime-checks` drops its checks of the ops checked here.
+    `kernel-bodies=false` leaves out the ops inside linalg ops, which the
+    cuda backend turns into GPU kernels that cannot call the runtime (the
+    simulated GPU checks every access of its kernels itself).
   }];
+  let options = [
+    Option<"kernelBodies", "kernel-bodies", "bool", /*default=*/"true",
+           "Also check the ops inside linalg ops' bodies">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::func::FuncDialect",

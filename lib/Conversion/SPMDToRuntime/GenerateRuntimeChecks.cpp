@@ -11,6 +11,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -132,6 +133,8 @@ private:
 struct PCCGenerateRuntimeChecksPass
     : public pcc::impl::PCCGenerateRuntimeChecksBase<
           PCCGenerateRuntimeChecksPass> {
+  using PCCGenerateRuntimeChecksBase::PCCGenerateRuntimeChecksBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -140,7 +143,8 @@ struct PCCGenerateRuntimeChecksPass
     module.walk([&](Operation *op) {
       if (isa<tensor::ExtractOp, tensor::InsertOp, tensor::EmptyOp,
               tensor::GenerateOp, tensor::SplatOp, tensor::ReshapeOp,
-              tensor::ExpandShapeOp, tensor::PadOp>(op))
+              tensor::ExpandShapeOp, tensor::PadOp>(op) &&
+          (kernelBodies || !op->getParentOfType<linalg::LinalgOp>()))
         ops.push_back(op);
     });
     for (Operation *op : ops) {
