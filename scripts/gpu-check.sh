@@ -17,6 +17,12 @@
 #                                  natively and 2-16 with --oversubscribe;
 #                                  then the benchmarks, whose table goes to
 #                                  $OUT/gpu-benchmarks.md
+#   scripts/gpu-check.sh rehearse  here: both halves on the simulated GPU
+#                                  (--backend=cuda-sim, one simulated GPU,
+#                                  as on the lent machine): the same
+#                                  programs, oracles and expected outputs,
+#                                  cuda-sim-tests for the runtime's tests,
+#                                  no benchmarks
 #
 # With the device tool: run `bash scripts/gpu-check.sh run` with carry
 # ["gpu-check"]. Logs go to $OUT (when set) and standard output; the exit
@@ -28,11 +34,13 @@ check_dir=$root/gpu-check
 prepare() {
   set -e
   local build=${PCC_BUILD_DIR:-$root/build}
-  "$root/scripts/setup.sh" pcc PCCProgramMain cuda-runtime-tests
+  local backend=${PCC_GPU_CHECK_BACKEND:-cuda} runtime_tests=cuda-runtime-tests
+  [[ $backend == cuda-sim ]] && runtime_tests=cuda-sim-tests
+  "$root/scripts/setup.sh" pcc PCCProgramMain "$runtime_tests"
   rm -rf "$check_dir" && mkdir -p "$check_dir/bundle"
   local bundle=$check_dir/bundle
   export PCC=$build/bin/pcc PCC_VIA=record PCC_VIA_BUNDLE=$bundle/programs \
-    PCC_VIA_FLAGS=--backend=cuda
+    PCC_VIA_FLAGS=--backend=$backend
   local via=$root/test/Inputs/pcc_via.py inputs=$root/test/pcc/Inputs
   local python=/usr/bin/python3 work=$check_dir/work
   "$python" "$inputs/oracle.py" "$via"
@@ -42,13 +50,14 @@ prepare() {
   # The examples without arguments, with their cpu output as the expectation.
   mkdir -p "$bundle/examples"
   for example in psum pmean all_gather grid; do
-    "$PCC" compile "$root/examples/$example.mlir" --backend=cuda \
+    "$PCC" compile "$root/examples/$example.mlir" --backend="$backend" \
       -o "$bundle/examples/$example"
     "$PCC" run "$root/examples/$example.mlir" --backend=cpu \
       > "$bundle/examples/$example.expected"
   done
-  "$python" "$root/bench/gpu.py" prepare "$bundle/bench" --pcc "$PCC"
-  cp "$build/unittests/Runtime/cuda-runtime-tests" "$bundle/"
+  [[ $backend == cuda ]] &&
+    "$python" "$root/bench/gpu.py" prepare "$bundle/bench" --pcc "$PCC"
+  cp "$build/unittests/Runtime/$runtime_tests" "$bundle/cuda-runtime-tests"
   strip "$bundle"/programs/* "$bundle"/examples/* "$bundle/cuda-runtime-tests" \
     "$bundle"/bench/* 2>/dev/null || true
   # Solid and with a large window: the executables share most of their bytes.
@@ -101,8 +110,15 @@ run_checks() {
   rm -rf "$tmp" && mkdir -p "$tmp/bundle"
   python3 -c "import sys, tarfile; tarfile.open(sys.argv[1]).extractall(sys.argv[2])" \
     "$check_dir/bundle.tar.xz" "$tmp/bundle"
-  local bundle=$tmp/bundle python
-  python=$(command -v python3)
+  local bundle=$tmp/bundle python candidate
+  # The first Python with NumPy (on these machines, not always the first
+  # python3 on PATH).
+  for candidate in "$(command -v python3)" /usr/bin/python3; do
+    if "$candidate" -c "import numpy" 2>/dev/null; then
+      python=$candidate
+      break
+    fi
+  done
   nvidia-smi -L 2>/dev/null || echo "(no nvidia-smi)"
   "$python" -c "import numpy; print('numpy', numpy.__version__)"
   export PCC_VIA=replay PCC_VIA_BUNDLE=$bundle/programs \
@@ -119,8 +135,9 @@ run_checks() {
   check "train step" "$python" "$inputs/train_step.py" "$via" \
     "$root/examples/train_step.mlir" "$tmp/train"
   # Last: timings, against the copy bound and JAX/PyTorch where installed.
-  check "benchmarks" "$python" "$root/bench/gpu.py" run "$bundle/bench" \
-    --out "${OUT:-$tmp}"
+  [[ -d $bundle/bench ]] &&
+    check "benchmarks" "$python" "$root/bench/gpu.py" run "$bundle/bench" \
+      --out "${OUT:-$tmp}"
   if ((${#failures[@]})); then
     echo "gpu-check: FAILED: ${failures[*]}"
     return 1
@@ -130,6 +147,11 @@ run_checks() {
 
 case "${1:-}" in
   prepare) prepare ;;
+  rehearse)
+    # One simulated GPU, as on the lent machine.
+    export PCC_GPU_CHECK_BACKEND=cuda-sim PCC_SIM_GPUS=1
+    (prepare) && run_checks
+    ;;
   run)
     if [[ -n ${OUT:-} ]]; then
       run_checks 2>&1 | tee "$OUT/gpu-check.log"
@@ -138,7 +160,7 @@ case "${1:-}" in
     fi
     ;;
   *)
-    echo "usage: scripts/gpu-check.sh prepare|run" >&2
+    echo "usage: scripts/gpu-check.sh prepare|run|rehearse" >&2
     exit 1
     ;;
 esac
