@@ -47,6 +47,12 @@ prepare() {
   "$python" "$inputs/linalg_ops.py" "$via" "$inputs/linalg_ops.mlir" "$work/linalg"
   "$python" "$inputs/math_ops.py" "$via" "$inputs/math_ops.mlir" "$work/math"
   "$python" "$inputs/train_step.py" "$via" "$root/examples/train_step.mlir" "$work/train"
+  # An index out of bounds in a kernel: a located error, exit status 1.
+  mkdir -p "$bundle/faults"
+  "$PCC" compile "$root/test/CUDA/Inputs/gather.mlir" --backend="$backend" \
+    -o "$bundle/faults/gather"
+  "$python" -c "import numpy as np, sys; np.save(sys.argv[1] + '/x.npy', np.arange(8, dtype=np.float32)); np.save(sys.argv[1] + '/bad.npy', np.array([1, 3, 9, 7]))" \
+    "$bundle/faults"
   # The examples without arguments, with their cpu output as the expectation.
   mkdir -p "$bundle/examples"
   for example in psum pmean all_gather grid; do
@@ -105,6 +111,15 @@ run_examples() {
   return $status
 }
 
+run_faults() {
+  local dir=$1 message
+  message=$("$dir/gather" "$dir/x.npy" "$dir/bad.npy" 2>&1)
+  if [[ $? != 1 || $message != *"index 9 is out of bounds for axis 0 with size 8"* ]]; then
+    echo "index out of bounds in a kernel: expected exit 1 and the index, got: $message"
+    return 1
+  fi
+}
+
 run_checks() {
   local tmp=${TMPDIR:-/tmp}/pcc-gpu-check
   rm -rf "$tmp" && mkdir -p "$tmp/bundle"
@@ -126,6 +141,7 @@ run_checks() {
   local via=$root/test/Inputs/pcc_via.py inputs=$root/test/pcc/Inputs
   check "cuda runtime tests" "$bundle/cuda-runtime-tests"
   check "examples" run_examples "$bundle/examples"
+  check "faults" run_faults "$bundle/faults"
   check "oracle (every collective, dtype and grid)" \
     "$python" "$inputs/oracle.py" "$via"
   check "linalg ops" "$python" "$inputs/linalg_ops.py" "$via" \

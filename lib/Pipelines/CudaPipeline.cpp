@@ -71,6 +71,7 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   if (options.simulate) {
     pm.addPass(pcc::createPCCGPUKernelsToHost());
   } else {
+    kernels.addPass(pcc::createPCCCheckKernelAccesses());
     kernels.addPass(createConvertGpuOpsToNVVMOps());
     kernels.addPass(createReconcileUnrealizedCastsPass());
   }

@@ -38,20 +38,20 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // dynamic index, slices with dynamic offsets or sizes) is checked before it
   // touches memory: a located error, not a read or write out of bounds.
   // Only the program's own ops exist yet, not the slices pcc makes (correct
-  // by construction). On the cuda backend, only what runs on the host:
-  // GPU kernels cannot call the runtime (the simulated GPU checks every
-  // access of its kernels itself), and upstream's checks, which may land in
-  // kernels, are left out.
+  // by construction). On the cuda backend, only what runs on the host: GPU
+  // kernels cannot call the runtime, and check their accesses themselves
+  // (pcc-check-kernel-accesses, and the simulated GPU's).
   // So is recursion deeper than a device's stack (on cuda after the
   // kernels are outlined: buildCudaPipeline).
   pcc::PCCGenerateRuntimeChecksOptions checks;
   checks.kernelBodies = !cuda;
   pm.addPass(pcc::createPCCGenerateRuntimeChecks(checks));
-  if (!cuda) {
-    pm.addPass(createGenerateRuntimeVerificationPass());
-    pm.addPass(pcc::createPCCLowerRuntimeChecks());
+  pm.addPass(createGenerateRuntimeVerificationPass());
+  pcc::PCCLowerRuntimeChecksOptions lowerChecks;
+  lowerChecks.kernelBodies = !cuda;
+  pm.addPass(pcc::createPCCLowerRuntimeChecks(lowerChecks));
+  if (!cuda)
     pm.addPass(pcc::createPCCGuardRecursion());
-  }
   pm.addPass(pcc::createPCCExpandPmean());
   pm.addPass(pcc::createPCCOutlinePmaps());
   // The cuda backend's collectives need contiguous managed buffers: the

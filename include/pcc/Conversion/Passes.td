@@ -101,8 +101,14 @@ def PCCLowerRuntimeChecks : Pass<"pcc-lower-runtime-checks",
     makes its own, which name the index and the size. The
     runtime prints it as `pcc runtime error: ...` and ends the process with
     status 1, from any device thread, instead of reading or writing memory
-    that is not the value's.
+    that is not the value's. `kernel-bodies=false` drops the checks inside
+    linalg ops, which the cuda backend turns into GPU kernels (these check
+    their accesses themselves: pcc-check-kernel-accesses).
   }];
+  let options = [
+    Option<"kernelBodies", "kernel-bodies", "bool", /*default=*/"true",
+           "Keep the checks inside linalg ops' bodies">,
+  ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::func::FuncDialect",

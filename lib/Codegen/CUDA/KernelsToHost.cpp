@@ -9,6 +9,8 @@
 
 #include "pcc/Codegen/CUDA/Passes.h"
 
+#include "KernelChecks.h"
+
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include "mlir/Conversion/LLVMCommon/MemRefBuilder.h"
@@ -34,21 +36,6 @@ namespace pcc {
 using namespace mlir;
 
 namespace {
-
-/// "prog.mlir:7:10" for the first file location in `loc`, "" if none.
-std::string describeLocation(Location loc) {
-  std::string text;
-  loc->walk([&](Location inner) {
-    if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      llvm::raw_string_ostream(text) << file.getFilename().getValue() << ":"
-                                     << file.getLine() << ":"
-                                     << file.getColumn();
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return text;
-}
 
 /// Rewrites one kernel's body into a host function.
 class KernelRewriter {
@@ -90,8 +77,6 @@ private:
   }
 
   LogicalResult rewriteOp(Operation *op, StringRef kernelName);
-  void checkBounds(Operation *access, Value memref, ValueRange indices,
-                   StringRef what);
 
   ModuleOp module;
   SymbolTable &symbols;
@@ -180,6 +165,21 @@ LogicalResult KernelRewriter::rewrite(gpu::GPUModuleOp kernels,
   for (Operation *op : ops)
     if (failed(rewriteOp(op, kernel.getName())))
       return failure();
+
+  // An index out of bounds ends the run, naming the thread.
+  auto fail = declare("pcc_sim_out_of_bounds", LLVM::LLVMVoidType::get(context),
+                      {ptrType, ptrType, b.getI64Type(), b.getI64Type(),
+                       b.getI64Type()});
+  pcc::checkKernelAccesses(
+      host.getBody(), [&](OpBuilder &builder, Location at, StringRef site,
+                          Value axis, Value index, Value bound) {
+        OpBuilder::InsertionGuard guard(b);
+        b.setInsertionPoint(builder.getInsertionBlock(),
+                            builder.getInsertionPoint());
+        LLVM::CallOp::create(
+            b, at, fail,
+            ValueRange{thread, string(at, site), axis, index, bound});
+      });
   return success();
 }
 
@@ -211,7 +211,7 @@ LogicalResult KernelRewriter::rewriteOp(Operation *op, StringRef kernelName) {
     auto barrier = declare("pcc_sim_barrier", LLVM::LLVMVoidType::get(context),
                            {ptrType, ptrType});
     // A string of its own: the simulator tells barriers apart by address.
-    std::string site = describeLocation(loc);
+    std::string site = pcc::describeLocation(loc);
     site += site.empty() ? "gpu.barrier" : ": gpu.barrier";
     LLVM::CallOp::create(b, loc, barrier, ValueRange{thread, string(loc, site)});
   } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
@@ -229,7 +229,7 @@ LogicalResult KernelRewriter::rewriteOp(Operation *op, StringRef kernelName) {
       value = arith::ExtUIOp::create(b, loc, b.getI64Type(), value);
     Value mode = arith::ConstantIntOp::create(
         b, loc, b.getI32Type(), int64_t(shuffle.getMode()));
-    std::string site = describeLocation(loc);
+    std::string site = pcc::describeLocation(loc);
     site += site.empty() ? "gpu.shuffle" : ": gpu.shuffle";
     Value result =
         LLVM::CallOp::create(b, loc, function,
@@ -252,18 +252,6 @@ LogicalResult KernelRewriter::rewriteOp(Operation *op, StringRef kernelName) {
     shuffle.getValid().replaceAllUsesWith(isValid);
   } else if (isa<gpu::ReturnOp>(op)) {
     func::ReturnOp::create(b, loc);
-  } else if (auto load = dyn_cast<memref::LoadOp>(op)) {
-    checkBounds(op, load.getMemRef(), load.getIndices(), "load from");
-    return success();
-  } else if (auto store = dyn_cast<memref::StoreOp>(op)) {
-    checkBounds(op, store.getMemRef(), store.getIndices(), "store to");
-    return success();
-  } else if (auto atomic = dyn_cast<memref::AtomicRMWOp>(op)) {
-    checkBounds(op, atomic.getMemref(), atomic.getIndices(), "atomic update of");
-    return success();
-  } else if (auto atomic = dyn_cast<memref::GenericAtomicRMWOp>(op)) {
-    checkBounds(op, atomic.getMemref(), atomic.getIndices(), "atomic update of");
-    return success();
   } else if (op->getDialect() &&
              isa<gpu::GPUDialect>(op->getDialect())) {
     return op->emitError("the simulated GPU (--backend=cuda-sim) cannot run '")
@@ -273,47 +261,6 @@ LogicalResult KernelRewriter::rewriteOp(Operation *op, StringRef kernelName) {
   }
   op->erase();
   return success();
-}
-
-/// Puts a check of every index of `access` before it: an index outside its
-/// dimension ends the run (pcc_sim_out_of_bounds) before memory is touched.
-void KernelRewriter::checkBounds(Operation *access, Value memref,
-                                 ValueRange indices, StringRef what) {
-  MLIRContext *context = module.getContext();
-  auto ptrType = LLVM::LLVMPointerType::get(context);
-  auto type = cast<MemRefType>(memref.getType());
-  if (indices.empty())
-    return;
-  Location loc = access->getLoc();
-  auto fail = declare("pcc_sim_out_of_bounds", LLVM::LLVMVoidType::get(context),
-                      {ptrType, ptrType, b.getI64Type(), b.getI64Type(),
-                       b.getI64Type()});
-  std::string site = describeLocation(loc);
-  site += (site.empty() ? "" : ": ");
-  llvm::raw_string_ostream(site) << access->getName() << " (" << what << " a "
-                                 << type << ")";
-  b.setInsertionPoint(access);
-  for (auto [dim, index] : llvm::enumerate(indices)) {
-    Value bound = memref::DimOp::create(b, loc, memref, int64_t(dim));
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         index, bound);
-    // Split: the access (and the rest) continues only if inside.
-    Block *before = b.getInsertionBlock();
-    Block *after = before->splitBlock(b.getInsertionPoint());
-    auto *region = before->getParent();
-    Block *failure = b.createBlock(region, Region::iterator(after));
-    Value message = string(loc, site);
-    Value dimValue = arith::ConstantIntOp::create(b, loc, b.getI64Type(),
-                                                  int64_t(dim));
-    Value index64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
-    Value bound64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), bound);
-    LLVM::CallOp::create(b, loc, fail,
-                         ValueRange{thread, message, dimValue, index64, bound64});
-    LLVM::UnreachableOp::create(b, loc);
-    b.setInsertionPointToEnd(before);
-    cf::CondBranchOp::create(b, loc, inside, after, failure);
-    b.setInsertionPointToStart(after);
-  }
 }
 
 struct PCCGPUKernelsToHostPass

@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlowOps.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -54,6 +55,8 @@ static std::string describeFailure(cf::AssertOp assertion, Operation *op) {
 namespace {
 struct PCCLowerRuntimeChecksPass
     : public pcc::impl::PCCLowerRuntimeChecksBase<PCCLowerRuntimeChecksPass> {
+  using PCCLowerRuntimeChecksBase::PCCLowerRuntimeChecksBase;
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -68,8 +71,10 @@ struct PCCLowerRuntimeChecksPass
     llvm::StringMap<memref::GlobalOp> messages;
     for (cf::AssertOp assertion : assertions) {
       Operation *guarded = getGuardedOp(assertion);
-      // pcc-generate-runtime-checks checks these, naming the values.
-      if (isa_and_nonnull<tensor::ExtractOp, tensor::InsertOp>(guarded)) {
+      // pcc-generate-runtime-checks checks these, naming the values; future
+      // kernels check their accesses themselves.
+      if (isa_and_nonnull<tensor::ExtractOp, tensor::InsertOp>(guarded) ||
+          (!kernelBodies && assertion->getParentOfType<linalg::LinalgOp>())) {
         assertion.erase();
         continue;
       }

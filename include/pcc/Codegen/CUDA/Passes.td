@@ -198,4 +198,25 @@ def PCCLowerSimulatedLaunches : Pass<"pcc-lower-simulated-launches",
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def PCCCheckKernelAccesses : Pass<"pcc-check-kernel-accesses",
+                                  "mlir::gpu::GPUModuleOp"> {
+  let summary = "Check every index of every load and store in GPU kernels";
+  let description = [{
+    For the cuda backend, after outlining and the lowering of
+    `gpu.all_reduce`, before NVVM: each index of every `memref.load`,
+    `memref.store` and atomic update in a kernel is checked against its
+    axis before the access. A thread that finds one out of bounds prints
+    `pcc runtime error: GPU kernel 'K', block (1, 0, 0), thread (5, 0, 0):
+    prog.mlir:9:10: memref.load (load from a memref<8xf32>): index 9 is out
+    of bounds for axis 0 with size 8` (`gpu.printf`) and traps, so that the
+    launch fails and the runtime ends the run at the next synchronization,
+    naming the kernel, instead of reading or writing outside a buffer. (The
+    simulated GPU makes the same checks in pcc-gpu-kernels-to-host.)
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::cf::ControlFlowDialect",
+                           "mlir::LLVM::LLVMDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 #endif // PCC_CODEGEN_CUDA_PASSES_TD

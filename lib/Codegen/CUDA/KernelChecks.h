@@ -1,0 +1,41 @@
+//===- KernelChecks.h - Bounds checks of GPU kernels' accesses --*- C++ -*-===//
+//
+// Private to lib/Codegen/CUDA: the one definition of what is checked in a
+// kernel (each index of each memref load, store and atomic update, against
+// its axis, before the access), shared by the simulated GPU's kernels
+// (pcc-gpu-kernels-to-host: the runtime reports the fault) and the NVVM ones
+// (pcc-check-kernel-accesses: the thread prints it and traps).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_LIB_CODEGEN_CUDA_KERNELCHECKS_H
+#define PCC_LIB_CODEGEN_CUDA_KERNELCHECKS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Region.h"
+
+#include <string>
+
+namespace pcc {
+
+/// "prog.mlir:7:10" for the first file location in `loc`, "" if none.
+std::string describeLocation(mlir::Location loc);
+
+/// Builds, at `builder`'s insertion point in a block of its own, what
+/// happens when `site` (a location and a description of the access) uses
+/// index `index` on axis `axis` of size `bound` (all i64); the block's
+/// llvm.unreachable follows.
+using OutOfBoundsHandler = llvm::function_ref<void(
+    mlir::OpBuilder &builder, mlir::Location loc, llvm::StringRef site,
+    mlir::Value axis, mlir::Value index, mlir::Value bound)>;
+
+/// Puts a check of each index of every memref.load, memref.store,
+/// memref.atomic_rmw and memref.generic_atomic_rmw in `body` before it: an
+/// index outside its axis branches to a block built by `onFailure` instead
+/// of touching memory. `body` must be in the cf dialect's form (blocks, not
+/// structured control flow).
+void checkKernelAccesses(mlir::Region &body, OutOfBoundsHandler onFailure);
+
+} // namespace pcc
+
+#endif // PCC_LIB_CODEGEN_CUDA_KERNELCHECKS_H
