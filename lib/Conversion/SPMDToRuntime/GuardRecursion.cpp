@@ -75,23 +75,13 @@ struct PCCGuardRecursionPass
           builder, loc, UnrankedMemRefType::get(type.getElementType(), 0),
           text);
       if (!check)
-        check = declareCheck(symbols, unranked.getType());
+        check = pcc::declareRuntimeFunction(
+            symbols, "pcc_mlir_check_stack",
+            FunctionType::get(&getContext(), unranked.getType(), {}));
       func::CallOp::create(builder, loc, check, unranked);
     }
     markAllAnalysesPreserved();
   }
 
-  /// `@pcc_mlir_check_stack`, declared with MLIR's C interface.
-  func::FuncOp declareCheck(SymbolTable &symbols, Type argument) {
-    ModuleOp module = getOperation();
-    OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
-    auto declaration =
-        func::FuncOp::create(builder, module.getLoc(), "pcc_mlir_check_stack",
-                             FunctionType::get(&getContext(), argument, {}));
-    declaration.setPrivate();
-    declaration->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
-    symbols.insert(declaration);
-    return declaration;
-  }
 };
 } // namespace

@@ -41,16 +41,21 @@ void pcc::callCheckFailed(OpBuilder &builder, SymbolTable &symbols,
           arith::IndexCastOp::create(builder, loc, builder.getI64Type(), value);
     operands.push_back(value);
   }
-  StringRef name = "pcc_mlir_check_failed";
-  auto function = symbols.lookup<func::FuncOp>(name);
-  if (!function) {
-    OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
-    function = func::FuncOp::create(
-        moduleBuilder, module.getLoc(), name,
-        FunctionType::get(builder.getContext(), TypeRange(operands), {}));
-    function.setPrivate();
-    function->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
-    symbols.insert(function);
-  }
+  func::FuncOp function = pcc::declareRuntimeFunction(
+      symbols, "pcc_mlir_check_failed",
+      FunctionType::get(builder.getContext(), TypeRange(operands), {}));
   func::CallOp::create(builder, loc, function, operands);
+}
+
+func::FuncOp pcc::declareRuntimeFunction(SymbolTable &symbols, StringRef name,
+                                         FunctionType type) {
+  if (auto existing = symbols.lookup<func::FuncOp>(name))
+    return existing;
+  auto module = cast<ModuleOp>(symbols.getOp());
+  OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+  auto function = func::FuncOp::create(builder, module.getLoc(), name, type);
+  function.setPrivate();
+  function->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
+  symbols.insert(function);
+  return function;
 }

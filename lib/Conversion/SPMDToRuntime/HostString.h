@@ -11,6 +11,7 @@
 
 #include "pcc/Conversion/Passes.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/SymbolTable.h"
@@ -50,6 +51,13 @@ void callCheckFailed(mlir::OpBuilder &builder, mlir::SymbolTable &symbols,
                      llvm::StringMap<mlir::memref::GlobalOp> &messages,
                      mlir::Location loc, llvm::StringRef text,
                      mlir::ValueRange values = {});
+
+/// The runtime function `name` of `type`, called through MLIR's C interface
+/// (`_mlir_ciface_<name>`): declared in the module of `symbols` the first
+/// time.
+mlir::func::FuncOp declareRuntimeFunction(mlir::SymbolTable &symbols,
+                                          llvm::StringRef name,
+                                          mlir::FunctionType type);
 
 /// "prog.mlir:7:10: " for a file location, "" otherwise.
 std::string formatLocation(mlir::Location loc);
