@@ -80,3 +80,17 @@ void pcc::checkKernelAccesses(Region &body, OutOfBoundsHandler onFailure) {
                   "atomic update of", onFailure);
   }
 }
+
+LLVM::LLVMFuncOp pcc::declareLLVMFunction(SymbolTable &symbols, StringRef name,
+                                          Type result,
+                                          ArrayRef<Type> arguments) {
+  if (auto existing = symbols.lookup<LLVM::LLVMFuncOp>(name))
+    return existing;
+  Operation *module = symbols.getOp();
+  auto builder = OpBuilder::atBlockEnd(&module->getRegion(0).front());
+  auto function = LLVM::LLVMFuncOp::create(
+      builder, module->getLoc(), name,
+      LLVM::LLVMFunctionType::get(result, arguments));
+  symbols.insert(function);
+  return function;
+}

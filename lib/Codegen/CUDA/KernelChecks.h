@@ -4,15 +4,18 @@
 // kernel (each index of each memref load, store and atomic update, against
 // its axis, before the access), shared by the simulated GPU's kernels
 // (pcc-gpu-kernels-to-host: the runtime reports the fault) and the NVVM ones
-// (pcc-check-kernel-accesses: the thread prints it and traps).
+// (pcc-check-kernel-accesses: the thread prints it and traps); and how the
+// simulated GPU's passes declare the runtime functions they call.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef PCC_LIB_CODEGEN_CUDA_KERNELCHECKS_H
 #define PCC_LIB_CODEGEN_CUDA_KERNELCHECKS_H
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Region.h"
+#include "mlir/IR/SymbolTable.h"
 
 #include <string>
 
@@ -35,6 +38,13 @@ using OutOfBoundsHandler = llvm::function_ref<void(
 /// of touching memory. `body` must be in the cf dialect's form (blocks, not
 /// structured control flow).
 void checkKernelAccesses(mlir::Region &body, OutOfBoundsHandler onFailure);
+
+/// The external function `name` of the module of `symbols`, declared at its
+/// end the first time.
+mlir::LLVM::LLVMFuncOp declareLLVMFunction(mlir::SymbolTable &symbols,
+                                           llvm::StringRef name,
+                                           mlir::Type result,
+                                           llvm::ArrayRef<mlir::Type> arguments);
 
 } // namespace pcc
 

@@ -54,17 +54,9 @@ private:
                                     LLVM::Linkage::Internal);
   }
 
-  /// Declares the runtime function `name` once.
   LLVM::LLVMFuncOp declare(StringRef name, Type result,
                            ArrayRef<Type> arguments) {
-    if (auto existing = symbols.lookup<LLVM::LLVMFuncOp>(name))
-      return existing;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(module.getBody());
-    auto function = LLVM::LLVMFuncOp::create(
-        b, module.getLoc(), name, LLVM::LLVMFunctionType::get(result, arguments));
-    symbols.insert(function);
-    return function;
+    return pcc::declareLLVMFunction(symbols, name, result, arguments);
   }
 
   /// Loads the i32 at byte `offset` of the pcc_sim_thread as an index.

@@ -12,6 +12,8 @@
 
 #include "pcc/Codegen/CUDA/Passes.h"
 
+#include "KernelChecks.h"
+
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include "mlir/Dialect/GPU/IR/GPUDialect.h"
@@ -40,17 +42,9 @@ public:
   LogicalResult run();
 
 private:
-  /// Declares the runtime function `name` once.
   LLVM::LLVMFuncOp declare(StringRef name, Type result,
                            ArrayRef<Type> arguments) {
-    if (auto existing = symbols.lookup<LLVM::LLVMFuncOp>(name))
-      return existing;
-    OpBuilder::InsertionGuard guard(b);
-    b.setInsertionPointToEnd(module.getBody());
-    auto function = LLVM::LLVMFuncOp::create(
-        b, module.getLoc(), name, LLVM::LLVMFunctionType::get(result, arguments));
-    symbols.insert(function);
-    return function;
+    return pcc::declareLLVMFunction(symbols, name, result, arguments);
   }
 
   /// A global at module level, built by `body` in its initializer region
