@@ -74,8 +74,8 @@ int main(int argc, char **argv) {
     char message[512] = "";
     if (!pcc_cuda_init || !pcc_cuda_simulate)
       return fail("this executable was linked without pcc's cuda runtime");
-    if (simulated && pcc_cuda_simulate(_pcc_program_devices, message,
-                                       sizeof(message)) != 0)
+    if (simulated &&
+        pcc_cuda_simulate(_pcc_program_devices, message, sizeof(message)) != 0)
       return fail(std::string(_pcc_program_backend) + " backend: " + message);
     if (pcc_cuda_init(_pcc_program_devices, options.oversubscribe, message,
                       sizeof(message)) != 0)

@@ -30,7 +30,8 @@ using namespace mlir;
 
 void pcc::buildCudaPipeline(OpPassManager &pm,
                             const CudaPipelineOptions &options) {
-  detail::buildBufferStages(pm, options.entry, options.memoryLimit, /*cuda=*/true);
+  detail::buildBufferStages(pm, options.entry, options.memoryLimit,
+                            /*cuda=*/true);
 
   // Reductions and matmuls as kernels whose threads cooperate; the other
   // loop nests as parallel loops, collapsed to one dimension and tiled by

@@ -6,14 +6,14 @@
 
 #include "Stages.h"
 
+#include "pcc/Codegen/CUDA/Passes.h"
 #include "pcc/Conversion/Passes.h"
 #include "pcc/Dialect/SPMD/Transforms/Passes.h"
 #include "pcc/Transforms/Passes.h"
-#include "pcc/Codegen/CUDA/Passes.h"
 
-#include "mlir/Conversion/Passes.h"
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -25,7 +25,7 @@
 using namespace mlir;
 
 void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
-                                     int64_t memoryLimit, bool cuda) {
+                                    int64_t memoryLimit, bool cuda) {
   // spmd on tensors. Programs run in pcc's process: first make sure they
   // can only run their own code, and that their values fit in memory.
   pcc::PCCVerifyClosedOptions inputOptions;
@@ -134,4 +134,3 @@ void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
   closedOptions.lowered = true;
   pm.addPass(pcc::createPCCVerifyClosed(closedOptions));
 }
-

@@ -74,9 +74,7 @@ static constexpr int64_t kMaxValueBytes = int64_t(1) << 48;
 /// Whether pcc compiles values of element type `type` in tensors and
 /// buffers: integers, index and floats (complex and vector elements are not
 /// lowered).
-static bool isSupportedElement(Type type) {
-  return type.isIntOrIndexOrFloat();
-}
+static bool isSupportedElement(Type type) { return type.isIntOrIndexOrFloat(); }
 
 /// Whether pcc compiles values of `type`: shaped types (their elements are
 /// checked on their own), scalars of supported elements, and functions of
@@ -175,8 +173,8 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
                 "instead";
   for (auto [name, instead] : kUnsupportedOps)
     if (op->getName().getStringRef() == name)
-      return op->emitError() << "'" << name
-                             << "' is not supported by pcc yet; " << instead;
+      return op->emitError()
+             << "'" << name << "' is not supported by pcc yet; " << instead;
   StringRef dialect = op->getName().getDialectNamespace();
   if (!llvm::is_contained(kInputDialects, dialect))
     return op->emitError()

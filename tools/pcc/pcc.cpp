@@ -416,8 +416,7 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
     reportError(error);
     return failure();
   }
-  if (usesCudaPlatform(backend) &&
-      failed(initCuda(program.devices, backend)))
+  if (usesCudaPlatform(backend) && failed(initCuda(program.devices, backend)))
     return failure();
   timer.endCompilePhase("parse");
 

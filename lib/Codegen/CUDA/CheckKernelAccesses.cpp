@@ -29,36 +29,35 @@ struct PCCCheckKernelAccessesPass
       if (!kernel.isKernel())
         continue;
       std::string name = kernel.getName().str();
-      pcc::checkKernelAccesses(
-          kernel.getBody(), [&](OpBuilder &b, Location loc, StringRef site,
-                                Value axis, Value index, Value bound) {
-            // printf's format is the message: '%' in it is escaped.
-            std::string format = "pcc runtime error: GPU kernel '" + name +
-                                 "', block (%u, %u, %u), thread (%u, %u, "
-                                 "%u): ";
-            for (char c : site) {
-              format += c;
-              if (c == '%')
-                format += '%';
-            }
-            format += ": index %lld is out of bounds for axis %lld with size "
-                      "%lld\n";
-            SmallVector<Value> args;
-            for (auto dim : {gpu::Dimension::x, gpu::Dimension::y,
-                             gpu::Dimension::z})
-              args.push_back(arith::IndexCastUIOp::create(
-                  b, loc, b.getI32Type(), gpu::BlockIdOp::create(b, loc, dim)));
-            for (auto dim : {gpu::Dimension::x, gpu::Dimension::y,
-                             gpu::Dimension::z})
-              args.push_back(arith::IndexCastUIOp::create(
-                  b, loc, b.getI32Type(),
-                  gpu::ThreadIdOp::create(b, loc, dim)));
-            args.append({axis, index, bound});
-            gpu::PrintfOp::create(b, loc, format, args);
-            // The launch fails; the runtime names the kernel at the next
-            // synchronization and ends the run.
-            LLVM::Trap::create(b, loc);
-          });
+      pcc::checkKernelAccesses(kernel.getBody(), [&](OpBuilder &b, Location loc,
+                                                     StringRef site, Value axis,
+                                                     Value index, Value bound) {
+        // printf's format is the message: '%' in it is escaped.
+        std::string format = "pcc runtime error: GPU kernel '" + name +
+                             "', block (%u, %u, %u), thread (%u, %u, "
+                             "%u): ";
+        for (char c : site) {
+          format += c;
+          if (c == '%')
+            format += '%';
+        }
+        format += ": index %lld is out of bounds for axis %lld with size "
+                  "%lld\n";
+        SmallVector<Value> args;
+        for (auto dim :
+             {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+          args.push_back(arith::IndexCastUIOp::create(
+              b, loc, b.getI32Type(), gpu::BlockIdOp::create(b, loc, dim)));
+        for (auto dim :
+             {gpu::Dimension::x, gpu::Dimension::y, gpu::Dimension::z})
+          args.push_back(arith::IndexCastUIOp::create(
+              b, loc, b.getI32Type(), gpu::ThreadIdOp::create(b, loc, dim)));
+        args.append({axis, index, bound});
+        gpu::PrintfOp::create(b, loc, format, args);
+        // The launch fails; the runtime names the kernel at the next
+        // synchronization and ends the run.
+        LLVM::Trap::create(b, loc);
+      });
     }
   }
 };

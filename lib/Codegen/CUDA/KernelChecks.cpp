@@ -14,9 +14,9 @@ std::string pcc::describeLocation(Location loc) {
   std::string text;
   loc->walk([&](Location inner) {
     if (auto file = dyn_cast<FileLineColLoc>(inner)) {
-      llvm::raw_string_ostream(text) << file.getFilename().getValue() << ":"
-                                     << file.getLine() << ":"
-                                     << file.getColumn();
+      llvm::raw_string_ostream(text)
+          << file.getFilename().getValue() << ":" << file.getLine() << ":"
+          << file.getColumn();
       return WalkResult::interrupt();
     }
     return WalkResult::advance();
@@ -33,19 +33,19 @@ static void checkAccess(Operation *access, Value memref, ValueRange indices,
   Location loc = access->getLoc();
   std::string site = pcc::describeLocation(loc);
   site += site.empty() ? "" : ": ";
-  llvm::raw_string_ostream(site) << access->getName() << " (" << what << " a "
-                                 << type << ")";
+  llvm::raw_string_ostream(site)
+      << access->getName() << " (" << what << " a " << type << ")";
   OpBuilder b(access);
   for (auto [axis, index] : llvm::enumerate(indices)) {
     Value bound = memref::DimOp::create(b, loc, memref, int64_t(axis));
     // Unsigned: a negative index is a huge one.
-    Value inside = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult,
-                                         index, bound);
+    Value inside =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index, bound);
     // The access, and the rest of its block, go on only if inside.
     Block *before = b.getInsertionBlock();
     Block *after = before->splitBlock(b.getInsertionPoint());
-    Block *failure = b.createBlock(before->getParent(),
-                                   Region::iterator(after));
+    Block *failure =
+        b.createBlock(before->getParent(), Region::iterator(after));
     Value axisValue =
         arith::ConstantIntOp::create(b, loc, b.getI64Type(), int64_t(axis));
     Value index64 = arith::IndexCastOp::create(b, loc, b.getI64Type(), index);
@@ -88,9 +88,9 @@ LLVM::LLVMFuncOp pcc::declareLLVMFunction(SymbolTable &symbols, StringRef name,
     return existing;
   Operation *module = symbols.getOp();
   auto builder = OpBuilder::atBlockEnd(&module->getRegion(0).front());
-  auto function = LLVM::LLVMFuncOp::create(
-      builder, module->getLoc(), name,
-      LLVM::LLVMFunctionType::get(result, arguments));
+  auto function =
+      LLVM::LLVMFuncOp::create(builder, module->getLoc(), name,
+                               LLVM::LLVMFunctionType::get(result, arguments));
   symbols.insert(function);
   return function;
 }

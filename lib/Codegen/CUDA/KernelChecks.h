@@ -41,10 +41,9 @@ void checkKernelAccesses(mlir::Region &body, OutOfBoundsHandler onFailure);
 
 /// The external function `name` of the module of `symbols`, declared at its
 /// end the first time.
-mlir::LLVM::LLVMFuncOp declareLLVMFunction(mlir::SymbolTable &symbols,
-                                           llvm::StringRef name,
-                                           mlir::Type result,
-                                           llvm::ArrayRef<mlir::Type> arguments);
+mlir::LLVM::LLVMFuncOp
+declareLLVMFunction(mlir::SymbolTable &symbols, llvm::StringRef name,
+                    mlir::Type result, llvm::ArrayRef<mlir::Type> arguments);
 
 } // namespace pcc
 

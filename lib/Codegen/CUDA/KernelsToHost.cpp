@@ -62,8 +62,9 @@ private:
   /// Loads the i32 at byte `offset` of the pcc_sim_thread as an index.
   Value threadField(Location loc, size_t offset) {
     auto ptrType = LLVM::LLVMPointerType::get(b.getContext());
-    Value address = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), thread,
-                                        ArrayRef<LLVM::GEPArg>{int32_t(offset)});
+    Value address =
+        LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), thread,
+                            ArrayRef<LLVM::GEPArg>{int32_t(offset)});
     Value value = LLVM::LoadOp::create(b, loc, b.getI32Type(), address);
     return arith::IndexCastUIOp::create(b, loc, b.getIndexType(), value);
   }
@@ -119,16 +120,17 @@ LogicalResult KernelRewriter::rewrite(gpu::GPUModuleOp kernels,
           ArrayRef<LLVM::GEPArg>{int32_t(offsetof(pcc_sim_thread, shared))});
       shared = LLVM::LoadOp::create(b, loc, ptrType, address);
     }
-    Value base = LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), shared,
-                                     ArrayRef<LLVM::GEPArg>{int32_t(sharedBytes)});
+    Value base =
+        LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), shared,
+                            ArrayRef<LLVM::GEPArg>{int32_t(sharedBytes)});
     Value descriptor =
         MemRefDescriptor::fromStaticShape(b, loc, converter, hostType, base);
-    Value view = UnrealizedConversionCastOp::create(b, loc, hostType,
-                                                    descriptor)
-                     .getResult(0);
+    Value view =
+        UnrealizedConversionCastOp::create(b, loc, hostType, descriptor)
+            .getResult(0);
     attribution.replaceAllUsesWith(view);
-    int64_t bytes = type.getNumElements() *
-                    ((type.getElementTypeBitWidth() + 7) / 8);
+    int64_t bytes =
+        type.getNumElements() * ((type.getElementTypeBitWidth() + 7) / 8);
     sharedBytes += (bytes + 15) / 16 * 16;
   }
   for (BlockArgument attribution : privates) {
@@ -147,8 +149,7 @@ LogicalResult KernelRewriter::rewrite(gpu::GPUModuleOp kernels,
     for (Value result : op->getResults())
       if (auto type = dyn_cast<MemRefType>(result.getType()))
         if (type.getMemorySpace())
-          result.setType(MemRefType::get(type.getShape(),
-                                         type.getElementType(),
+          result.setType(MemRefType::get(type.getShape(), type.getElementType(),
                                          type.getLayout()));
   });
 
@@ -159,19 +160,18 @@ LogicalResult KernelRewriter::rewrite(gpu::GPUModuleOp kernels,
       return failure();
 
   // An index out of bounds ends the run, naming the thread.
-  auto fail = declare("pcc_sim_out_of_bounds", LLVM::LLVMVoidType::get(context),
-                      {ptrType, ptrType, b.getI64Type(), b.getI64Type(),
-                       b.getI64Type()});
-  pcc::checkKernelAccesses(
-      host.getBody(), [&](OpBuilder &builder, Location at, StringRef site,
-                          Value axis, Value index, Value bound) {
-        OpBuilder::InsertionGuard guard(b);
-        b.setInsertionPoint(builder.getInsertionBlock(),
-                            builder.getInsertionPoint());
-        LLVM::CallOp::create(
-            b, at, fail,
-            ValueRange{thread, string(at, site), axis, index, bound});
-      });
+  auto fail = declare(
+      "pcc_sim_out_of_bounds", LLVM::LLVMVoidType::get(context),
+      {ptrType, ptrType, b.getI64Type(), b.getI64Type(), b.getI64Type()});
+  pcc::checkKernelAccesses(host.getBody(), [&](OpBuilder &builder, Location at,
+                                               StringRef site, Value axis,
+                                               Value index, Value bound) {
+    OpBuilder::InsertionGuard guard(b);
+    b.setInsertionPoint(builder.getInsertionBlock(),
+                        builder.getInsertionPoint());
+    LLVM::CallOp::create(
+        b, at, fail, ValueRange{thread, string(at, site), axis, index, bound});
+  });
   return success();
 }
 
@@ -184,58 +184,58 @@ LogicalResult KernelRewriter::rewriteOp(Operation *op, StringRef kernelName) {
     return base + sizeof(uint32_t) * size_t(dimension);
   };
   if (auto id = dyn_cast<gpu::ThreadIdOp>(op)) {
-    op->getResult(0).replaceAllUsesWith(threadField(
-        loc, fieldOffset(offsetof(pcc_sim_thread, thread_id),
-                         id.getDimension())));
+    op->getResult(0).replaceAllUsesWith(
+        threadField(loc, fieldOffset(offsetof(pcc_sim_thread, thread_id),
+                                     id.getDimension())));
   } else if (auto id = dyn_cast<gpu::BlockIdOp>(op)) {
-    op->getResult(0).replaceAllUsesWith(threadField(
-        loc, fieldOffset(offsetof(pcc_sim_thread, block_id),
-                         id.getDimension())));
+    op->getResult(0).replaceAllUsesWith(
+        threadField(loc, fieldOffset(offsetof(pcc_sim_thread, block_id),
+                                     id.getDimension())));
   } else if (auto dim = dyn_cast<gpu::BlockDimOp>(op)) {
-    op->getResult(0).replaceAllUsesWith(threadField(
-        loc, fieldOffset(offsetof(pcc_sim_thread, block_dim),
-                         dim.getDimension())));
+    op->getResult(0).replaceAllUsesWith(
+        threadField(loc, fieldOffset(offsetof(pcc_sim_thread, block_dim),
+                                     dim.getDimension())));
   } else if (auto dim = dyn_cast<gpu::GridDimOp>(op)) {
-    op->getResult(0).replaceAllUsesWith(threadField(
-        loc, fieldOffset(offsetof(pcc_sim_thread, grid_dim),
-                         dim.getDimension())));
+    op->getResult(0).replaceAllUsesWith(
+        threadField(loc, fieldOffset(offsetof(pcc_sim_thread, grid_dim),
+                                     dim.getDimension())));
   } else if (isa<gpu::BarrierOp>(op)) {
     auto barrier = declare("pcc_sim_barrier", LLVM::LLVMVoidType::get(context),
                            {ptrType, ptrType});
     // A string of its own: the simulator tells barriers apart by address.
     std::string site = pcc::describeLocation(loc);
     site += site.empty() ? "gpu.barrier" : ": gpu.barrier";
-    LLVM::CallOp::create(b, loc, barrier, ValueRange{thread, string(loc, site)});
+    LLVM::CallOp::create(b, loc, barrier,
+                         ValueRange{thread, string(loc, site)});
   } else if (auto shuffle = dyn_cast<gpu::ShuffleOp>(op)) {
     Type type = shuffle.getValue().getType();
     unsigned bits = type.getIntOrFloatBitWidth();
     Type intType = b.getIntegerType(bits);
-    auto function = declare(
-        "pcc_sim_shuffle", b.getI64Type(),
-        {ptrType, b.getI64Type(), b.getI32Type(), b.getI32Type(),
-         b.getI32Type(), ptrType});
+    auto function = declare("pcc_sim_shuffle", b.getI64Type(),
+                            {ptrType, b.getI64Type(), b.getI32Type(),
+                             b.getI32Type(), b.getI32Type(), ptrType});
     Value value = shuffle.getValue();
     if (type != intType)
       value = arith::BitcastOp::create(b, loc, intType, value);
     if (bits < 64)
       value = arith::ExtUIOp::create(b, loc, b.getI64Type(), value);
-    Value mode = arith::ConstantIntOp::create(
-        b, loc, b.getI32Type(), int64_t(shuffle.getMode()));
+    Value mode = arith::ConstantIntOp::create(b, loc, b.getI32Type(),
+                                              int64_t(shuffle.getMode()));
     std::string site = pcc::describeLocation(loc);
     site += site.empty() ? "gpu.shuffle" : ": gpu.shuffle";
-    Value result =
-        LLVM::CallOp::create(b, loc, function,
-                             ValueRange{thread, value, shuffle.getOffset(),
-                                        shuffle.getWidth(), mode,
-                                        string(loc, site)})
-            .getResult();
+    Value result = LLVM::CallOp::create(
+                       b, loc, function,
+                       ValueRange{thread, value, shuffle.getOffset(),
+                                  shuffle.getWidth(), mode, string(loc, site)})
+                       .getResult();
     if (bits < 64)
       result = arith::TruncIOp::create(b, loc, intType, result);
     if (type != intType)
       result = arith::BitcastOp::create(b, loc, type, result);
-    Value validAddress = LLVM::GEPOp::create(
-        b, loc, ptrType, b.getI8Type(), thread,
-        ArrayRef<LLVM::GEPArg>{int32_t(offsetof(pcc_sim_thread, shuffle_valid))});
+    Value validAddress =
+        LLVM::GEPOp::create(b, loc, ptrType, b.getI8Type(), thread,
+                            ArrayRef<LLVM::GEPArg>{int32_t(
+                                offsetof(pcc_sim_thread, shuffle_valid))});
     Value valid = LLVM::LoadOp::create(b, loc, b.getI32Type(), validAddress);
     Value zero = arith::ConstantIntOp::create(b, loc, b.getI32Type(), 0);
     Value isValid =
@@ -244,8 +244,7 @@ LogicalResult KernelRewriter::rewriteOp(Operation *op, StringRef kernelName) {
     shuffle.getValid().replaceAllUsesWith(isValid);
   } else if (isa<gpu::ReturnOp>(op)) {
     func::ReturnOp::create(b, loc);
-  } else if (op->getDialect() &&
-             isa<gpu::GPUDialect>(op->getDialect())) {
+  } else if (op->getDialect() && isa<gpu::GPUDialect>(op->getDialect())) {
     return op->emitError("the simulated GPU (--backend=cuda-sim) cannot run '")
            << op->getName() << "' in kernel '" << kernelName << "'";
   } else {
@@ -273,14 +272,13 @@ struct PCCGPUKernelsToHostPass
       // Launches keep naming @module::@kernel until
       // pcc-lower-simulated-launches; a gpu.binary holds the name.
       OpBuilder b(kernels);
-      Attribute target = kernels.getTargetsAttr()
-                             ? kernels.getTargetsAttr()[0]
-                             : Attribute(b.getUnitAttr());
+      Attribute target = kernels.getTargetsAttr() ? kernels.getTargetsAttr()[0]
+                                                  : Attribute(b.getUnitAttr());
       auto object = gpu::ObjectAttr::get(target, gpu::CompilationTarget::Binary,
                                          b.getStringAttr(""));
-      auto binary = gpu::BinaryOp::create(b, module.getLoc(), kernels.getName(),
-                                          Attribute(),
-                                          ArrayRef<Attribute>{object});
+      auto binary =
+          gpu::BinaryOp::create(b, module.getLoc(), kernels.getName(),
+                                Attribute(), ArrayRef<Attribute>{object});
       symbols.erase(kernels);
       symbols.insert(binary);
     }

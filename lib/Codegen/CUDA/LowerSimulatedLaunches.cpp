@@ -53,9 +53,9 @@ private:
                         function_ref<Value(OpBuilder &)> body) {
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToEnd(module.getBody());
-    auto op = LLVM::GlobalOp::create(b, module.getLoc(), type, constant,
-                                     LLVM::Linkage::Internal, name,
-                                     Attribute());
+    auto op =
+        LLVM::GlobalOp::create(b, module.getLoc(), type, constant,
+                               LLVM::Linkage::Internal, name, Attribute());
     Block *init = b.createBlock(&op.getInitializerRegion());
     b.setInsertionPointToStart(init);
     Value value = body ? body(b) : LLVM::ZeroOp::create(b, op.getLoc(), type);
@@ -115,9 +115,8 @@ LLVM::LLVMFuncOp LaunchLowering::entryPoint(LLVM::LLVMFuncOp kernel) {
   ArrayRef<Type> types = kernel.getFunctionType().getParams();
   SmallVector<Value> arguments;
   for (unsigned i = 0; i + 1 < types.size(); ++i) {
-    Value slot =
-        LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(0),
-                            ArrayRef<LLVM::GEPArg>{int32_t(i)});
+    Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, body->getArgument(0),
+                                     ArrayRef<LLVM::GEPArg>{int32_t(i)});
     Value pointer = LLVM::LoadOp::create(b, loc, ptr, slot);
     arguments.push_back(LLVM::LoadOp::create(b, loc, types[i], pointer));
   }
@@ -140,8 +139,8 @@ LogicalResult LaunchLowering::lowerModule(gpu::BinaryOp binary) {
         kernels.push_back(function);
 
   // pcc_sim_kernel and pcc_sim_image, as pcc_runtime.h lays them out.
-  auto kernelType =
-      LLVM::LLVMStructType::getLiteral(b.getContext(), {ptr, ptr, i64, ptr, i64});
+  auto kernelType = LLVM::LLVMStructType::getLiteral(b.getContext(),
+                                                     {ptr, ptr, i64, ptr, i64});
   auto tableType = LLVM::LLVMArrayType::get(kernelType, kernels.size());
   SmallVector<std::tuple<LLVM::GlobalOp, LLVM::LLVMFuncOp, int64_t,
                          LLVM::GlobalOp, int64_t>>
@@ -153,58 +152,57 @@ LogicalResult LaunchLowering::lowerModule(gpu::BinaryOp binary) {
       return kernel.emitError("a simulated kernel without its name or its "
                               "shared memory size");
     kernel.setLinkage(LLVM::Linkage::Internal);
-    LLVM::GlobalOp name = stringGlobal((kernel.getName() + ".name").str(),
-                                       kernelName.getValue());
+    LLVM::GlobalOp name =
+        stringGlobal((kernel.getName() + ".name").str(), kernelName.getValue());
     names[(moduleName + "." + kernelName.getValue()).str()] = name;
 
     ArrayRef<Type> types = kernel.getFunctionType().getParams();
     SmallVector<int64_t> sizes;
     for (unsigned i = 0; i + 1 < types.size(); ++i)
       sizes.push_back(int64_t(layout.getTypeSize(types[i]).getFixedValue()));
-    auto sizesType = LLVM::LLVMArrayType::get(i64, std::max<size_t>(1, sizes.size()));
+    auto sizesType =
+        LLVM::LLVMArrayType::get(i64, std::max<size_t>(1, sizes.size()));
     if (sizes.empty())
       sizes.push_back(0);
     LLVM::GlobalOp sizesGlobal =
         global((kernel.getName() + ".param_sizes").str(), sizesType, true,
                [&](OpBuilder &builder) -> Value {
                  return LLVM::ConstantOp::create(
-                     builder, loc, sizesType,
-                     builder.getI64TensorAttr(sizes));
+                     builder, loc, sizesType, builder.getI64TensorAttr(sizes));
                });
     rows.emplace_back(name, entryPoint(kernel), int64_t(types.size() - 1),
                       sizesGlobal, shared.getInt());
   }
 
-  LLVM::GlobalOp table = global(prefix + ".kernels", tableType, true,
-                                [&](OpBuilder &builder) -> Value {
-    Value value = LLVM::UndefOp::create(builder, loc, tableType);
-    for (auto [i, row] : llvm::enumerate(rows)) {
-      auto [name, entry, count, sizes, shared] = row;
-      Value fields[] = {
-          address(builder, name),
-          LLVM::AddressOfOp::create(builder, loc, entry),
-          LLVM::ConstantOp::create(builder, loc, i64, count),
-          address(builder, sizes),
-          LLVM::ConstantOp::create(builder, loc, i64, shared)};
-      Value element = LLVM::UndefOp::create(builder, loc, kernelType);
-      for (auto [f, field] : llvm::enumerate(fields))
-        element = LLVM::InsertValueOp::create(builder, loc, element, field,
-                                              ArrayRef<int64_t>{int64_t(f)});
-      value = LLVM::InsertValueOp::create(builder, loc, value, element,
-                                          ArrayRef<int64_t>{int64_t(i)});
-    }
-    return value;
-  });
+  LLVM::GlobalOp table = global(
+      prefix + ".kernels", tableType, true, [&](OpBuilder &builder) -> Value {
+        Value value = LLVM::UndefOp::create(builder, loc, tableType);
+        for (auto [i, row] : llvm::enumerate(rows)) {
+          auto [name, entry, count, sizes, shared] = row;
+          Value fields[] = {
+              address(builder, name),
+              LLVM::AddressOfOp::create(builder, loc, entry),
+              LLVM::ConstantOp::create(builder, loc, i64, count),
+              address(builder, sizes),
+              LLVM::ConstantOp::create(builder, loc, i64, shared)};
+          Value element = LLVM::UndefOp::create(builder, loc, kernelType);
+          for (auto [f, field] : llvm::enumerate(fields))
+            element = LLVM::InsertValueOp::create(
+                builder, loc, element, field, ArrayRef<int64_t>{int64_t(f)});
+          value = LLVM::InsertValueOp::create(builder, loc, value, element,
+                                              ArrayRef<int64_t>{int64_t(i)});
+        }
+        return value;
+      });
   auto imageType =
       LLVM::LLVMStructType::getLiteral(b.getContext(), {i64, i64, ptr});
   LLVM::GlobalOp image =
       global(prefix + ".image", imageType, true, [&](OpBuilder &builder) {
-        Value fields[] = {
-            LLVM::ConstantOp::create(builder, loc, i64,
-                                     int64_t(PCC_SIM_IMAGE_MAGIC)),
-            LLVM::ConstantOp::create(builder, loc, i64,
-                                     int64_t(kernels.size())),
-            address(builder, table)};
+        Value fields[] = {LLVM::ConstantOp::create(
+                              builder, loc, i64, int64_t(PCC_SIM_IMAGE_MAGIC)),
+                          LLVM::ConstantOp::create(builder, loc, i64,
+                                                   int64_t(kernels.size())),
+                          address(builder, table)};
         Value value = LLVM::UndefOp::create(builder, loc, imageType);
         for (auto [f, field] : llvm::enumerate(fields))
           value = LLVM::InsertValueOp::create(builder, loc, value, field,
@@ -260,9 +258,9 @@ void LaunchLowering::lowerLaunch(gpu::LaunchFuncOp launch) {
   auto streamCreate = declare("mgpuStreamCreate", ptr, {});
   auto streamSynchronize = declare("mgpuStreamSynchronize", voidType, {ptr});
   auto streamDestroy = declare("mgpuStreamDestroy", voidType, {ptr});
-  auto launchKernel = declare(
-      "mgpuLaunchKernel", voidType,
-      {ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64});
+  auto launchKernel =
+      declare("mgpuLaunchKernel", voidType,
+              {ptr, i64, i64, i64, i64, i64, i64, i32, ptr, ptr, ptr, i64});
 
   StringRef moduleName = launch.getKernelModuleName().getValue();
   StringRef kernelName = launch.getKernelName().getValue();
@@ -281,16 +279,15 @@ void LaunchLowering::lowerLaunch(gpu::LaunchFuncOp launch) {
   Value count = LLVM::ConstantOp::create(b, loc, i64, int64_t(operands.size()));
   Value params = LLVM::AllocaOp::create(b, loc, ptr, ptr, count);
   for (auto [i, operand] : llvm::enumerate(operands)) {
-    Value field = LLVM::GEPOp::create(
-        b, loc, ptr, argsType, args,
-        ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
+    Value field = LLVM::GEPOp::create(b, loc, ptr, argsType, args,
+                                      ArrayRef<LLVM::GEPArg>{0, int32_t(i)});
     LLVM::StoreOp::create(b, loc, operand, field);
     Value slot = LLVM::GEPOp::create(b, loc, ptr, ptr, params,
                                      ArrayRef<LLVM::GEPArg>{int32_t(i)});
     LLVM::StoreOp::create(b, loc, field, slot);
   }
-  Value stream = LLVM::CallOp::create(b, loc, streamCreate, ValueRange{})
-                     .getResult();
+  Value stream =
+      LLVM::CallOp::create(b, loc, streamCreate, ValueRange{}).getResult();
   Value shared = launch.getDynamicSharedMemorySize();
   if (!shared)
     shared = LLVM::ConstantOp::create(b, loc, i32, int64_t(0));
@@ -302,19 +299,18 @@ void LaunchLowering::lowerLaunch(gpu::LaunchFuncOp launch) {
   };
   gpu::KernelDim3 grid = launch.getGridSizeOperandValues();
   gpu::KernelDim3 block = launch.getBlockSizeOperandValues();
-  LLVM::CallOp::create(
-      b, loc, launchKernel,
-      ValueRange{function, size(grid.x), size(grid.y), size(grid.z),
-                 size(block.x), size(block.y), size(block.z), shared, stream,
-                 params, null, count});
+  LLVM::CallOp::create(b, loc, launchKernel,
+                       ValueRange{function, size(grid.x), size(grid.y),
+                                  size(grid.z), size(block.x), size(block.y),
+                                  size(block.z), shared, stream, params, null,
+                                  count});
   LLVM::CallOp::create(b, loc, streamSynchronize, ValueRange{stream});
   LLVM::CallOp::create(b, loc, streamDestroy, ValueRange{stream});
   launch.erase();
 }
 
 LogicalResult LaunchLowering::run() {
-  for (auto binary :
-       llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
+  for (auto binary : llvm::make_early_inc_range(module.getOps<gpu::BinaryOp>()))
     if (failed(lowerModule(binary)))
       return failure();
   SmallVector<gpu::LaunchFuncOp> launches;

@@ -61,9 +61,8 @@ struct PCCGuardRecursionPass
       Location loc = function.getLoc();
       // The program's name for it: on the cuda backend, functions have
       // been renamed already.
-      std::string name =
-          pcc::formatLocation(loc) + "@" +
-          pcc::getUserSymbolName(function.getSymName()).str();
+      std::string name = pcc::formatLocation(loc) + "@" +
+                         pcc::getUserSymbolName(function.getSymName()).str();
       OpBuilder moduleBuilder = OpBuilder::atBlockBegin(module.getBody());
       memref::GlobalOp global = pcc::createHostString(
           moduleBuilder, symbols, loc, "_pcc_recursive_function", name);
@@ -82,6 +81,5 @@ struct PCCGuardRecursionPass
     }
     markAllAnalysesPreserved();
   }
-
 };
 } // namespace

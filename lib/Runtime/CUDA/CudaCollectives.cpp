@@ -325,8 +325,8 @@ CudaCollectivePath begin(Call &call) {
 /// pair mismatched collectives and hang or read past a buffer. It costs one
 /// host meeting, small beside an NCCL call and the wait for its stream.
 void agree(const Call &call, const Fingerprint &fingerprint) {
-  publishAndMeet(call.slot(), call.op, call.device, call.pos, nullptr,
-                 nullptr, fingerprint);
+  publishAndMeet(call.slot(), call.op, call.device, call.pos, nullptr, nullptr,
+                 fingerprint);
 }
 
 /// pcc's own collectives (several devices on one GPU), first step: once the

@@ -1,12 +1,12 @@
 //===- CudaDriver.h - The CUDA driver API, loaded with dlopen --*- C++ -*-===//
 //
 // The part of the CUDA driver API (libcuda.so.1) and of NCCL that the cuda
-// platform of the runtime uses, as a table of function pointers filled by dlsym. The types,
-// constants and prototypes are declared here rather than taken from cuda.h so
-// that the runtime builds on machines without the CUDA toolkit; the symbol
-// names are the versioned ones that cuda.h maps each function to (for
-// example cuMemFree is exported as cuMemFree_v2), and the constants are the
-// values cuda.h gives them.
+// platform of the runtime uses, as a table of function pointers filled by
+// dlsym. The types, constants and prototypes are declared here rather than
+// taken from cuda.h so that the runtime builds on machines without the CUDA
+// toolkit; the symbol names are the versioned ones that cuda.h maps each
+// function to (for example cuMemFree is exported as cuMemFree_v2), and the
+// constants are the values cuda.h gives them.
 //
 //===----------------------------------------------------------------------===//
 

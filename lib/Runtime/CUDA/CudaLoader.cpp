@@ -17,9 +17,9 @@
 #include <dlfcn.h>
 #include <glob.h>
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
-#include <atomic>
 #include <cstdlib>
 #include <string>
 
@@ -40,8 +40,7 @@ std::atomic<bool> simulated{false};
 
 bool pcc::runtime::cuda::isSimulated() { return simulated.load(); }
 
-extern "C" int32_t pcc_cuda_simulate(int64_t gpus, char *message,
-                                     size_t size) {
+extern "C" int32_t pcc_cuda_simulate(int64_t gpus, char *message, size_t size) {
   std::string reason;
   if (!pcc::sim::configure(gpus, reason)) {
     setMessage(message, size, "%s", reason.c_str());

@@ -157,8 +157,7 @@ void switchToScheduler(Fiber &f, bool leaving = false) {
 
 /// Readies fiber `f` to enter fiberMain(f) when first switched to.
 void prepare(Fiber &f) {
-  f.sp = prepareFiberStack(f.stack, kDeviceStackSize,
-                           &fiberMain, &f);
+  f.sp = prepareFiberStack(f.stack, kDeviceStackSize, &fiberMain, &f);
   f.finished = false;
 }
 

@@ -35,9 +35,9 @@ using namespace pcc::runtime::cuda;
 // CUresult values (cuda.h).
 namespace {
 constexpr CUresult kSuccess = 0, kInvalidValue = 1, kOutOfMemory = 2,
-                   kDeinitialized = 4, kInvalidContext = 201,
-                   kInvalidPtx = 218, kInvalidHandle = 400, kNotFound = 500,
-                   kNotReady = 600, kIllegalAddress = 700;
+                   kDeinitialized = 4, kInvalidContext = 201, kInvalidPtx = 218,
+                   kInvalidHandle = 400, kNotFound = 500, kNotReady = 600,
+                   kIllegalAddress = 700;
 } // namespace
 
 // The driver's opaque types.
@@ -601,9 +601,7 @@ int pcc::sim::enqueue(void *handle, std::function<int()> task) {
 
 int pcc::sim::gpuCount() { return state().gpus; }
 
-void pcc::sim::selectGpu(int gpu) {
-  current = &state().contexts[size_t(gpu)];
-}
+void pcc::sim::selectGpu(int gpu) { current = &state().contexts[size_t(gpu)]; }
 
 const Driver &pcc::runtime::cuda::simulatedDriver() {
   static const Driver driver = {

@@ -138,8 +138,8 @@ void resume(SimThread &t) {
     t.stack = freeStacks.back();
     freeStacks.pop_back();
     pcc::runtime::asanForgetStack(t.stack, kStackSize);
-    t.sp = pcc::runtime::prepareFiberStack(t.stack, kStackSize, &threadMain,
-                                           &t);
+    t.sp =
+        pcc::runtime::prepareFiberStack(t.stack, kStackSize, &threadMain, &t);
     t.tsanFiber = pcc::runtime::tsanNewFiber();
   }
   Block &b = *t.block;
@@ -195,9 +195,8 @@ bool completeShuffle(Block &b, size_t first) {
     SimThread &t = b.threads[i];
     if (i >= last) {
       if (t.state == State::AtShuffle)
-        fault(t, "is lane " + std::to_string(i - first) +
-                     " of a warp shuffle" + where(t.site) + " of width " +
-                     std::to_string(t.width) +
+        fault(t, "is lane " + std::to_string(i - first) + " of a warp shuffle" +
+                     where(t.site) + " of width " + std::to_string(t.width) +
                      ", in which only lanes below the width take part");
       continue;
     }
@@ -208,8 +207,7 @@ bool completeShuffle(Block &b, size_t first) {
     if (t.state == State::AtBarrier)
       fault(*waiting, "waits in a warp shuffle" + where(waiting->site) +
                           " while thread " + threadIndex(t) +
-                          " of its warp waits at the barrier" +
-                          where(t.site));
+                          " of its warp waits at the barrier" + where(t.site));
     if (t.site != waiting->site || t.width != waiting->width)
       fault(*waiting, "waits in a warp shuffle" + where(waiting->site) +
                           " while thread " + threadIndex(t) +
@@ -338,8 +336,8 @@ extern "C" void pcc_sim_barrier(pcc_sim_thread *thread, const char *site) {
 }
 
 extern "C" uint64_t pcc_sim_shuffle(pcc_sim_thread *thread, uint64_t value,
-                                    int32_t offset, int32_t width,
-                                    int32_t mode, const char *site) {
+                                    int32_t offset, int32_t width, int32_t mode,
+                                    const char *site) {
   SimThread &t = self(thread);
   if (width <= 0 || width > int32_t(kWarpSize) || mode < 0 || mode > 3)
     fault(t, "a warp shuffle" + where(site) + " of width " +
@@ -365,8 +363,8 @@ extern "C" uint64_t pcc_sim_shuffle(pcc_sim_thread *, uint64_t value, int32_t,
 extern "C" void pcc_sim_out_of_bounds(pcc_sim_thread *thread, const char *site,
                                       int64_t dim, int64_t index,
                                       int64_t bound) {
-  pcc::runtime::failRun(
-      describe(*reinterpret_cast<SimThread *>(thread)) + ": " + site +
-      ": index " + std::to_string(index) + " is out of bounds for axis " +
-      std::to_string(dim) + " with size " + std::to_string(bound));
+  pcc::runtime::failRun(describe(*reinterpret_cast<SimThread *>(thread)) +
+                        ": " + site + ": index " + std::to_string(index) +
+                        " is out of bounds for axis " + std::to_string(dim) +
+                        " with size " + std::to_string(bound));
 }

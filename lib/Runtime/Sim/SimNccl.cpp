@@ -166,17 +166,17 @@ ncclResult_t ncclAllGather(const void *in, void *out, size_t count, int type,
     return kInvalidArgument;
   size_t bytes = count * sizeOf(type);
   return pcc::sim::enqueue(stream,
-                            [=] {
-                              Clique &c = *comm->clique;
-                              c.inputs[size_t(comm->rank)] = in;
-                              c.meet();
-                              for (int r = 0; r < c.size; ++r)
-                                std::memcpy(static_cast<char *>(out) +
-                                                size_t(r) * bytes,
-                                            c.inputs[size_t(r)], bytes);
-                              c.meet();
-                              return 0;
-                            }) == 0
+                           [=] {
+                             Clique &c = *comm->clique;
+                             c.inputs[size_t(comm->rank)] = in;
+                             c.meet();
+                             for (int r = 0; r < c.size; ++r)
+                               std::memcpy(static_cast<char *>(out) +
+                                               size_t(r) * bytes,
+                                           c.inputs[size_t(r)], bytes);
+                             c.meet();
+                             return 0;
+                           }) == 0
              ? kSuccess
              : kInvalidArgument;
 }
