@@ -344,8 +344,10 @@ public:
     if (runOptions.verbose) {
       if (devices)
         llvm::errs() << "pcc: devices: " << devices
-                     << (backend == Backend::Cpu ? " (host threads)\n"
-                                                 : " (GPU streams)\n");
+                     << (backend == Backend::Cpu    ? " (host threads)\n"
+                         : backend == Backend::Cuda ? " (GPU streams)\n"
+                                                    : " (simulated GPU "
+                                                      "streams)\n");
       else
         llvm::errs() << "pcc: devices: none (the program has no spmd.pmap)\n";
     }
