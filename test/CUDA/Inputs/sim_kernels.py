@@ -273,19 +273,17 @@ def reduce_op(value, source, elem, in_type, out_type, dims, init, combine):
     }}"""
 
 
-def reduction_case(op, elem, rows, n, cols):
-    name = f"reduce-{op}-{elem}-{rows}x{n}-{n}x{cols}"
-    rng = rng_for(name)
+def reduction_program(elem, rows, n, cols, combine, identity):
+    """Four linalg.reduce of %x (rows x n) and %y (n x cols) with `combine`:
+    over the last axis, the first, both, and the last into %bias."""
     tx, ty = tensor((rows, n), elem), tensor((n, cols), elem)
     tr, tc, t0 = tensor((rows,), elem), tensor((cols,), elem), tensor((), elem)
-    combine = "addf" if op == "sum" else "maximumf"
-    identity = "0.0" if op == "sum" else NEG_INF[elem]
     body = "".join([
         reduce_op("rows", "x", elem, tx, tr, "[1]", "zr", combine),
         reduce_op("cols", "y", elem, ty, tc, "[0]", "zc", combine),
         reduce_op("all", "x", elem, tx, t0, "[0, 1]", "z0", combine),
         reduce_op("biased", "x", elem, tx, tr, "[1]", "bias", combine)])
-    program = f"""
+    return f"""
 func.func @main(%x: {tx}, %y: {ty}, %bias: {tr})
     -> ({tr}, {tc}, {t0}, {tr}) {{
   %identity = arith.constant {identity} : {elem}
@@ -298,6 +296,14 @@ func.func @main(%x: {tx}, %y: {ty}, %bias: {tr})
   return %rows, %cols, %all, %biased : {tr}, {tc}, {t0}, {tr}
 }}
 """
+
+
+def reduction_case(op, elem, rows, n, cols):
+    name = f"reduce-{op}-{elem}-{rows}x{n}-{n}x{cols}"
+    rng = rng_for(name)
+    combine = "addf" if op == "sum" else "maximumf"
+    identity = "0.0" if op == "sum" else NEG_INF[elem]
+    program = reduction_program(elem, rows, n, cols, combine, identity)
     if op == "max":
         x = normal(rng, (rows, n), elem, 4.0)
         y = normal(rng, (n, cols), elem, 4.0)
@@ -342,28 +348,9 @@ def int_reduction_case(op, elem, rows, n, cols):
     shuffles move separately. Compared exactly (no sum can overflow)."""
     name = f"reduce-{op}-{elem}-{rows}x{n}-{n}x{cols}"
     rng = rng_for(name)
-    tx, ty = tensor((rows, n), elem), tensor((n, cols), elem)
-    tr, tc, t0 = tensor((rows,), elem), tensor((cols,), elem), tensor((), elem)
     combine = "addi" if op == "sum" else "maxsi"
     identity = 0 if op == "sum" else -2 ** (int(elem[1:]) - 1)
-    body = "".join([
-        reduce_op("rows", "x", elem, tx, tr, "[1]", "zr", combine),
-        reduce_op("cols", "y", elem, ty, tc, "[0]", "zc", combine),
-        reduce_op("all", "x", elem, tx, t0, "[0, 1]", "z0", combine),
-        reduce_op("biased", "x", elem, tx, tr, "[1]", "bias", combine)])
-    program = f"""
-func.func @main(%x: {tx}, %y: {ty}, %bias: {tr})
-    -> ({tr}, {tc}, {t0}, {tr}) {{
-  %identity = arith.constant {identity} : {elem}
-  %er = tensor.empty() : {tr}
-  %zr = linalg.fill ins(%identity : {elem}) outs(%er : {tr}) -> {tr}
-  %ec = tensor.empty() : {tc}
-  %zc = linalg.fill ins(%identity : {elem}) outs(%ec : {tc}) -> {tc}
-  %e0 = tensor.empty() : {t0}
-  %z0 = linalg.fill ins(%identity : {elem}) outs(%e0 : {t0}) -> {t0}{body}
-  return %rows, %cols, %all, %biased : {tr}, {tc}, {t0}, {tr}
-}}
-"""
+    program = reduction_program(elem, rows, n, cols, combine, identity)
     bound = 2 ** 15 if elem == "i32" else 2 ** 40
     x, y = (rng.integers(-bound, bound, size=shape, endpoint=True)
             for shape in ((rows, n), (n, cols)))
