@@ -44,7 +44,6 @@ struct SimThread {
   /// What generated code sees; first, so that pcc_sim_* find the rest.
   pcc_sim_thread abi;
   Block *block;
-  unsigned linear;
   State state;
   void *sp;
   char *stack;
@@ -71,22 +70,18 @@ struct Block {
 /// This host thread's stacks that no simulated thread uses.
 thread_local std::vector<char *> freeStacks;
 
-std::string describe(const SimThread &t) {
-  const pcc_sim_thread &a = t.abi;
-  auto triple = [](const uint32_t v[3]) {
-    return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
-           std::to_string(v[2]) + ")";
-  };
-  return "GPU kernel '" + std::string(t.block->kernel->name) + "', block " +
-         triple(a.block_id) + ", thread " + triple(a.thread_id);
+/// "(x, y, z)".
+std::string triple(const uint32_t v[3]) {
+  return "(" + std::to_string(v[0]) + ", " + std::to_string(v[1]) + ", " +
+         std::to_string(v[2]) + ")";
 }
 
-std::string threadIndex(const SimThread &t) {
-  const pcc_sim_thread &a = t.abi;
-  return "(" + std::to_string(a.thread_id[0]) + ", " +
-         std::to_string(a.thread_id[1]) + ", " +
-         std::to_string(a.thread_id[2]) + ")";
+std::string describe(const SimThread &t) {
+  return "GPU kernel '" + std::string(t.block->kernel->name) + "', block " +
+         triple(t.abi.block_id) + ", thread " + triple(t.abi.thread_id);
 }
+
+std::string threadIndex(const SimThread &t) { return triple(t.abi.thread_id); }
 
 std::string where(const char *site) {
   return site && *site ? std::string(" at ") + site : std::string();
@@ -307,7 +302,6 @@ void pcc::sim::runKernel(const pcc_sim_kernel &kernel, const unsigned grid[3],
                                      shared,
                                      0};
               t.block = &b;
-              t.linear = unsigned(linear);
               t.state = State::Ready;
             }
         runBlock(b);
