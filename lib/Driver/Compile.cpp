@@ -199,21 +199,16 @@ getRuntimeSymbols(llvm::orc::MangleAndInterner interner) {
     symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
                                llvm::JITSymbolFlags::Exported};
   };
-  using pcc::abi::kElementTypes;
 #define PCC_RUNTIME_FUNCTION(name, backend) add(#name, &name);
 #define PCC_TRANSLATION_FUNCTION(name) add(#name, &name);
-#define PCC_ADD_ALL_REDUCE_IF_0(suffix, Enum)
-#define PCC_ADD_ALL_REDUCE_IF_1(suffix, Enum)                                  \
-  add("_mlir_ciface_" + pcc::abi::getAllReduceFunction(kElementTypes[Enum]),   \
-      &_mlir_ciface_pcc_mlir_all_reduce_##suffix);
-#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
-  add("_mlir_ciface_" +                                                        \
-          pcc::abi::getAllGatherFunction(kElementTypes[PCC_##Enum]),           \
-      &_mlir_ciface_pcc_mlir_all_gather_##suffix);                             \
-  PCC_ADD_ALL_REDUCE_IF_##reducible(suffix, PCC_##Enum)
 #include "pcc/Runtime/RuntimeABI.def"
-#undef PCC_ADD_ALL_REDUCE_IF_0
-#undef PCC_ADD_ALL_REDUCE_IF_1
+#define PCC_ADD_COLLECTIVE(collective, suffix, reduces)                        \
+  add("_mlir_ciface_pcc_mlir_" #collective "_" #suffix,                        \
+      &_mlir_ciface_pcc_mlir_##collective##_##suffix);
+#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
+  PCC_COLLECTIVE_ENTRY_POINTS(PCC_ADD_COLLECTIVE, suffix, reducible)
+#include "pcc/Runtime/RuntimeABI.def"
+#undef PCC_ADD_COLLECTIVE
   return symbols;
 }
 

@@ -8,7 +8,7 @@
 
 // CHECK-NOT: spmd.
 // CHECK-DAG: llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr, i64)
-// CHECK-DAG: llvm.func @_mlir_ciface_pcc_mlir_all_reduce_i32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @_mlir_ciface_pcc_mlir_all_reduce_i32(i64, !llvm.ptr, i64, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: llvm.func @u.main(
 // CHECK-DAG: %[[FN:.*]] = llvm.mlir.addressof @main_pmap_thunk
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(4 : i64) : i64

@@ -63,7 +63,8 @@ void testAdd(void **params, pcc_sim_thread *thread) {
   std::memcpy(&data, params[0], sizeof(data));
   std::memcpy(&n, params[1], sizeof(n));
   std::memcpy(&value, params[2], sizeof(value));
-  uint32_t i = thread->block_id[0] * thread->block_dim[0] + thread->thread_id[0];
+  uint32_t i =
+      thread->block_id[0] * thread->block_dim[0] + thread->thread_id[0];
   if (i < n)
     data[i] += value;
 }
@@ -290,12 +291,13 @@ TEST_F(Cuda, ModulesLoadAndLaunchEverywhere) {
 // Collectives through the memref entry points
 //===----------------------------------------------------------------------===//
 
-using ReduceShim = void (*)(int64_t, pcc_unranked_memref *, int64_t, int32_t,
+using ReduceShim = void (*)(int64_t, pcc_unranked_memref *, int64_t,
+                            pcc_unranked_memref *, int32_t,
                             pcc_unranked_memref *, pcc_unranked_memref *,
                             pcc_unranked_memref *);
 using GatherShim = void (*)(int64_t, pcc_unranked_memref *, int64_t,
                             pcc_unranked_memref *, pcc_unranked_memref *,
-                            pcc_unranked_memref *);
+                            pcc_unranked_memref *, pcc_unranked_memref *);
 
 ReduceShim reduceShim(int32_t dtype) {
   switch (dtype) {
@@ -350,6 +352,14 @@ struct Descriptor {
   int64_t stride;
 };
 
+/// The empty groups table of a collective over all devices of its axes.
+pcc_unranked_memref *noGroups() {
+  static int64_t none[1];
+  static Descriptor descriptor{none, none, 0, 0, 1};
+  static pcc_unranked_memref table{1, &descriptor};
+  return &table;
+}
+
 /// The call-site argument generated code passes (a NUL-terminated string).
 pcc_unranked_memref *testSite() {
   static char text[] = "test collective";
@@ -395,9 +405,11 @@ Outcome runOnGpus(const Case &c, std::vector<Bytes> inputs) {
     Descriptor output{out[i], out[i], 0, int64_t(outBytes[i] / es), 1};
     pcc_unranked_memref g{1, &grid}, x{1, &input}, y{1, &output};
     if (c.op == kGather)
-      gatherShim(c.dtype)(d, &g, int64_t(c.mask), testSite(), &x, &y);
+      gatherShim(c.dtype)(d, &g, int64_t(c.mask), noGroups(), testSite(), &x,
+                          &y);
     else
-      reduceShim(c.dtype)(d, &g, int64_t(c.mask), c.op, testSite(), &x, &y);
+      reduceShim(c.dtype)(d, &g, int64_t(c.mask), noGroups(), c.op, testSite(),
+                          &x, &y);
     const auto *bytes = static_cast<const uint8_t *>(out[i]);
     r.outputs[i].assign(bytes, bytes + outBytes[i]);
   });
@@ -507,8 +519,8 @@ TEST_F(Cuda, BackToBackCollectives) {
         buf[i] = it * 100 + d * 10 + i;
       Descriptor grid{dims, dims, 0, 2, 1}, x{buf, buf, 0, 3, 1};
       pcc_unranked_memref g{1, &grid}, io{1, &x};
-      _mlir_ciface_pcc_mlir_all_reduce_i64(d, &g, int64_t(mask), PCC_SUM,
-                                           testSite(), &io, &io);
+      _mlir_ciface_pcc_mlir_all_reduce_i64(d, &g, int64_t(mask), noGroups(),
+                                           PCC_SUM, testSite(), &io, &io);
       for (int i = 0; i < 3; ++i) {
         int64_t base = it * 100 + i;
         int64_t want = mask == 1   ? 2 * base + 10 * (2 * col + 2)
@@ -519,8 +531,8 @@ TEST_F(Cuda, BackToBackCollectives) {
       *mine = it * 10 + d;
       Descriptor one{mine, mine, 0, 1, 1}, all{gathered, gathered, 0, 4, 1};
       pcc_unranked_memref m{1, &one}, a{1, &all};
-      _mlir_ciface_pcc_mlir_all_gather_i64(d, &g, int64_t(mask), testSite(),
-                                           &m, &a);
+      _mlir_ciface_pcc_mlir_all_gather_i64(d, &g, int64_t(mask), noGroups(),
+                                           testSite(), &m, &a);
       int64_t j = 0;
       for (int64_t e = 0; e < 4; ++e)
         if ((mask & 1 || e / 2 == row) && (mask & 2 || e % 2 == col))
@@ -549,12 +561,10 @@ protected:
 };
 
 TEST_F(CudaDeathTest, MissingKernelIsNamed) {
-  EXPECT_EXIT(
-      mgpuModuleGetFunction(
-          mgpuModuleLoadJIT(kTestKernel, 2), "nope"),
-      testing::ExitedWithCode(1),
-      "pcc: error: kernel 'nope' is not in its GPU module: "
-      "CUDA_ERROR_NOT_FOUND");
+  EXPECT_EXIT(mgpuModuleGetFunction(mgpuModuleLoadJIT(kTestKernel, 2), "nope"),
+              testing::ExitedWithCode(1),
+              "pcc: error: kernel 'nope' is not in its GPU module: "
+              "CUDA_ERROR_NOT_FOUND");
 }
 
 TEST_F(CudaDeathTest, BadPtxPrintsTheLog) {
@@ -623,8 +633,8 @@ TEST_F(CudaDeathTest, MissingPeerTimesOut) {
       auto *x = static_cast<float *>(pcc_cuda_alloc(4));
       Descriptor grid{dims, dims, 0, 1, 1}, io{x, x, 0, 1, 1};
       pcc_unranked_memref g{1, &grid}, m{1, &io};
-      _mlir_ciface_pcc_mlir_all_reduce_f32(0, &g, 1, PCC_SUM, testSite(), &m,
-                                           &m);
+      _mlir_ciface_pcc_mlir_all_reduce_f32(0, &g, 1, noGroups(), PCC_SUM,
+                                           testSite(), &m, &m);
     });
   };
   EXPECT_EXIT(lonelyReduce(), testing::ExitedWithCode(1),
@@ -709,10 +719,18 @@ TEST_F(Cuda, SimulatedShufflesFollowGpuShuffle) {
     for (int64_t t = 0; t < 48; ++t) {
       int64_t lane = t % 32, warp = t - lane, source;
       switch (mode) {
-      case 0: source = lane ^ 3; break;
-      case 1: source = lane - 3; break;
-      case 2: source = lane + 3; break;
-      default: source = 5; break;
+      case 0:
+        source = lane ^ 3;
+        break;
+      case 1:
+        source = lane - 3;
+        break;
+      case 2:
+        source = lane + 3;
+        break;
+      default:
+        source = 5;
+        break;
       }
       int64_t lanes = t < 32 ? 32 : 16;
       bool valid = source >= 0 && source < lanes;

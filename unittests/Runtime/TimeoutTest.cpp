@@ -124,9 +124,21 @@ void mismatchedNumbers() {
   setenv("PCC_COLLECTIVE_TIMEOUT", "0.2", 1);
   int64_t dims[] = {2};
   using namespace pcc::runtime;
-  GroupPos pos = locate("test", 1, 1, dims, 1);
-  findSlot(1, dims, 1, pos)->members[pos.rank].started += 1;
   float in = 1, out[2] = {0, 0};
+  Collective call{Collective::AllReduce,
+                  1,
+                  1,
+                  dims,
+                  1,
+                  nullptr,
+                  PCC_SUM,
+                  PCC_F32,
+                  nullptr,
+                  &in,
+                  &out[1],
+                  1};
+  GroupPos pos = checkAndLocate(call);
+  findSlot(call, pos)->members[pos.rank].started += 1;
   pcc::test::runDevices(2, [&](int64_t d) {
     pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_F32, &in, &out[d], 1);
   });

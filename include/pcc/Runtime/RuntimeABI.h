@@ -37,13 +37,12 @@ inline constexpr ElementType kElementTypes[] = {
 #include "pcc/Runtime/RuntimeABI.def"
 };
 
-/// The collectives' entry points, by the name the lowering calls them
-/// (MLIR's C interface adds the `_mlir_ciface_` prefix).
-inline std::string getAllReduceFunction(const ElementType &type) {
-  return std::string("pcc_mlir_all_reduce_") + type.suffix;
-}
-inline std::string getAllGatherFunction(const ElementType &type) {
-  return std::string("pcc_mlir_all_gather_") + type.suffix;
+/// The entry point of `collective` ("all_reduce", "permute", ... as in
+/// PCC_COLLECTIVE_ENTRY_POINTS) for `type`, by the name the lowering calls
+/// it (MLIR's C interface adds the `_mlir_ciface_` prefix).
+inline std::string getCollectiveFunction(const char *collective,
+                                         const ElementType &type) {
+  return std::string("pcc_mlir_") + collective + "_" + type.suffix;
 }
 
 /// Every runtime function that a lowered program may call by name.
@@ -51,12 +50,13 @@ inline std::vector<std::string> getRuntimeFunctionNames() {
   std::vector<std::string> names = {
 #define PCC_RUNTIME_FUNCTION(name, backend) #name,
 #include "pcc/Runtime/RuntimeABI.def"
+#define PCC_COLLECTIVE_NAME(collective, suffix, reduces)                       \
+  "_mlir_ciface_pcc_mlir_" #collective "_" #suffix,
+#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
+  PCC_COLLECTIVE_ENTRY_POINTS(PCC_COLLECTIVE_NAME, suffix, reducible)
+#include "pcc/Runtime/RuntimeABI.def"
+#undef PCC_COLLECTIVE_NAME
   };
-  for (const ElementType &type : kElementTypes) {
-    names.push_back("_mlir_ciface_" + getAllGatherFunction(type));
-    if (type.reducible)
-      names.push_back("_mlir_ciface_" + getAllReduceFunction(type));
-  }
   return names;
 }
 

@@ -99,6 +99,35 @@ void pcc_all_gather(int64_t device, int64_t grid_rank, const int64_t *grid_dims,
                     uint64_t axes_mask, int32_t dtype, const void *in,
                     void *out, int64_t count);
 
+/// The collectives below may also run within axis_index_groups (JAX's
+/// name): `groups`, when not null, splits the one axis of axes_mask into
+/// groups that run separately, a member's rank being its position in its
+/// group. For an axis of S positions it holds 4*S entries: the groups'
+/// members, concatenated in order; then for each position p, where p is in
+/// that list, where p's group starts in it, and the size of p's group.
+///
+/// Reduces `count` elements (a multiple of the group size N) over the group
+/// as pcc_all_reduce does, and gives member k part k of the result:
+/// elements [k*count/N, (k+1)*count/N), in `out`. in must not alias out.
+void pcc_reduce_scatter(int64_t device, int64_t grid_rank,
+                        const int64_t *grid_dims, uint64_t axes_mask,
+                        const int64_t *groups, int32_t reduction, int32_t dtype,
+                        const void *in, void *out, int64_t count);
+
+/// `in` holds N chunks of count/N elements (count a multiple of the group
+/// size N); member k receives chunk k of every member, stacked in group-rank
+/// order in `out` (count elements). in must not alias out.
+void pcc_all_to_all(int64_t device, int64_t grid_rank, const int64_t *grid_dims,
+                    uint64_t axes_mask, const int64_t *groups, int32_t dtype,
+                    const void *in, void *out, int64_t count);
+
+/// Member k receives the `count` elements of member sources[k] (a group
+/// rank; -1: zeros). `sources` has one entry per member; in must not alias
+/// out.
+void pcc_permute(int64_t device, int64_t grid_rank, const int64_t *grid_dims,
+                 uint64_t axes_mask, const int64_t *sources, int32_t dtype,
+                 const void *in, void *out, int64_t count);
+
 /// An unranked memref as MLIR's C interface passes it: the rank and a pointer
 /// to the ranked descriptor {allocated, aligned, offset, sizes[rank],
 /// strides[rank]}.
@@ -108,43 +137,52 @@ typedef struct {
 } pcc_unranked_memref;
 
 /// Entry points for generated code, which passes buffers as memrefs through
-/// MLIR's C interface (`_mlir_ciface_` names, one per element type, since an
-/// MLIR declaration has one signature): `grid` holds the grid dims; `in`
+/// MLIR's C interface (`_mlir_ciface_` names, one per collective and element
+/// type, since an MLIR declaration has one signature): `grid` holds the grid
+/// dims; `table` the groups table (empty: no groups), or pcc_permute's
+/// sources; `reduction` is there for the collectives that reduce; `in`
 /// and `out` may be strided on the host (the shims pack a non-contiguous
 /// one; the cuda backend passes contiguous managed buffers only). They
-/// forward to pcc_all_reduce / pcc_all_gather, or, on a thread bound to a cuda device (inside pcc_cuda_launch, where
-/// `device` must be the bound device and the buffers managed memory), run
-/// the same collective on the GPUs: with NCCL when every device of the grid
-/// has a GPU of its own, else with pcc's kernels after the group meets on
-/// the host (bounded by PCC_COLLECTIVE_TIMEOUT). The device's stream is
-/// synchronized on return. `site` is a NUL-terminated i8 buffer describing
-/// the collective and its source location, for error messages: devices that
-/// meet in collectives that differ in kind, element type or shape stop with
-/// an error naming both (not checked on the NCCL path).
-#define PCC_DECLARE_ALL_GATHER(suffix)                                         \
-  void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
+/// forward to the collectives above, or, on a thread bound to a cuda device
+/// (inside pcc_cuda_launch, where `device` must be the bound device and the
+/// buffers managed memory), run the same collective on the GPUs: with NCCL
+/// when every device of the grid has a GPU of its own, else with pcc's
+/// kernels after the group meets on the host (bounded by
+/// PCC_COLLECTIVE_TIMEOUT). The device's stream is synchronized on return.
+/// `site` is a NUL-terminated i8 buffer describing the collective and its
+/// source location, for error messages: devices that meet in collectives
+/// that differ in kind, element type or shape stop with an error naming
+/// both.
+///
+/// PCC_COLLECTIVE_ENTRY_POINTS(X, suffix, reducible) expands X(collective,
+/// suffix, reduces) for each entry point of an element type.
+#define PCC_IF_REDUCIBLE_0(...)
+#define PCC_IF_REDUCIBLE_1(...) __VA_ARGS__
+#define PCC_COLLECTIVE_ENTRY_POINTS(X, suffix, reducible)                      \
+  X(all_gather, suffix, 0)                                                     \
+  X(all_to_all, suffix, 0)                                                     \
+  X(permute, suffix, 0)                                                        \
+  PCC_IF_REDUCIBLE_##reducible(X(all_reduce, suffix, 1)                        \
+                                   X(reduce_scatter, suffix, 1))
+#define PCC_REDUCTION_PARAMETER_0
+#define PCC_REDUCTION_PARAMETER_1 int32_t reduction,
+#define PCC_DECLARE_COLLECTIVE(collective, suffix, reduces)                    \
+  void _mlir_ciface_pcc_mlir_##collective##_##suffix(                          \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      pcc_unranked_memref *site, pcc_unranked_memref *in,                      \
-      pcc_unranked_memref *out);
-#define PCC_DECLARE_ALL_REDUCE_IF_0(suffix)
-#define PCC_DECLARE_ALL_REDUCE_IF_1(suffix)                                    \
-  void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
-      int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      int32_t reduction, pcc_unranked_memref *site, pcc_unranked_memref *in,   \
-      pcc_unranked_memref *out);
+      pcc_unranked_memref *table,                                              \
+      PCC_REDUCTION_PARAMETER_##reduces pcc_unranked_memref *site,             \
+      pcc_unranked_memref *in, pcc_unranked_memref *out);
 #define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
-  PCC_DECLARE_ALL_GATHER(suffix) PCC_DECLARE_ALL_REDUCE_IF_##reducible(suffix)
+  PCC_COLLECTIVE_ENTRY_POINTS(PCC_DECLARE_COLLECTIVE, suffix, reducible)
 #include "pcc/Runtime/RuntimeABI.def"
-#undef PCC_DECLARE_ALL_GATHER
-#undef PCC_DECLARE_ALL_REDUCE_IF_0
-#undef PCC_DECLARE_ALL_REDUCE_IF_1
+#undef PCC_DECLARE_COLLECTIVE
 
 /// What generated code calls when a run-time check fails (an index out of
 /// bounds, say): prints `pcc runtime error: MESSAGE` (a NUL-terminated i8
 /// buffer naming where and what, in which `{0}` and `{1}` stand for `a` and
 /// `b`) and ends the process with status 1.
-void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message,
-                                        int64_t a, int64_t b);
+void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message, int64_t a,
+                                        int64_t b);
 
 /// What generated code calls at the entry of a function that may recurse:
 /// ends the process with status 1 and an error naming the function (a
@@ -375,9 +413,8 @@ void pcc_sim_barrier(pcc_sim_thread *thread, const char *site);
 /// gpu.shuffle of a value of at most 64 bits among the threads of a warp
 /// (mode: 0 xor, 1 up, 2 down, 3 idx, as gpu::ShuffleMode); sets
 /// thread->shuffle_valid.
-uint64_t pcc_sim_shuffle(pcc_sim_thread *thread, uint64_t value,
-                         int32_t offset, int32_t width, int32_t mode,
-                         const char *site);
+uint64_t pcc_sim_shuffle(pcc_sim_thread *thread, uint64_t value, int32_t offset,
+                         int32_t width, int32_t mode, const char *site);
 
 /// Ends the run with an error: dimension `dim` of an access described by
 /// `site` has index `index` outside [0, bound).

@@ -23,6 +23,9 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <map>
+#include <vector>
+
 namespace pcc {
 #define GEN_PASS_DEF_PCCLOWERCOLLECTIVES
 #include "pcc/Conversion/Passes.h.inc"
@@ -46,6 +49,16 @@ public:
 private:
   Value lowerAxisIndex(OpBuilder &builder, AxisIndexOp op);
   Value lowerCollective(OpBuilder &builder, AxisOpInterface op);
+  /// Calls the runtime's `collective` for `op` on `input`, with `table`
+  /// and `reduction` (-1: none), writing an empty tensor of `resultType`.
+  Value callRuntime(OpBuilder &builder, AxisOpInterface op,
+                    StringRef collective, Value table, int32_t reduction,
+                    Value input, RankedTensorType resultType, bool elementwise);
+  /// A constant i64 buffer holding `values`, read at the function's entry
+  /// (one global per distinct content).
+  Value getTable(OpBuilder &builder, Location loc, ArrayRef<int64_t> values);
+  /// The runtime's groups table of `op` (empty without `groups`).
+  Value getGroupsTable(OpBuilder &builder, AxisOpInterface op);
   /// This device's coordinate along grid axis `axis`.
   Value getCoordinate(OpBuilder &builder, Location loc, int64_t axis);
   /// A NUL-terminated i8 buffer describing `op` and where it is in the
@@ -57,6 +70,8 @@ private:
   bool stridedOperands;
   /// The site strings read so far (at the function's entry), by text.
   llvm::StringMap<Value> siteStrings;
+  /// The tables read so far (at the function's entry), by content.
+  std::map<std::vector<int64_t>, Value> tables;
   ArrayRef<int64_t> sizes;
   Value device;      // i64, the function's first argument
   Value deviceIndex; // the same, as an index
@@ -168,24 +183,87 @@ Value CollectiveLowering::getSiteString(OpBuilder &builder, Operation *op) {
   return site;
 }
 
+Value CollectiveLowering::getTable(OpBuilder &builder, Location loc,
+                                   ArrayRef<int64_t> values) {
+  Value &table = tables[std::vector<int64_t>(values.begin(), values.end())];
+  if (table)
+    return table;
+  OpBuilder moduleBuilder(function);
+  auto type = MemRefType::get({int64_t(values.size())}, builder.getI64Type());
+  auto global = memref::GlobalOp::create(
+      moduleBuilder, loc, ("_pcc_" + function.getSymName() + "_table").str(),
+      moduleBuilder.getStringAttr("private"), type,
+      DenseElementsAttr::get(
+          RankedTensorType::get(type.getShape(), builder.getI64Type()), values),
+      /*constant=*/true, /*alignment=*/IntegerAttr());
+  global->setAttr(pcc::kHostOnlyAttrName, builder.getUnitAttr());
+  symbols.insert(global);
+  OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
+  table = memref::GetGlobalOp::create(entry, loc, type, global.getSymName());
+  return table;
+}
+
+Value CollectiveLowering::getGroupsTable(OpBuilder &builder,
+                                         AxisOpInterface op) {
+  ArrayAttr groups = op.getGroupsAttr();
+  if (!groups)
+    return getTable(builder, op.getLoc(), {});
+  // pcc_runtime.h's layout: the members in order; then for each position,
+  // where it is among them, where its group starts, and its group's size.
+  int64_t size = sizes[getAxisPositions(op).front()];
+  SmallVector<int64_t> table(4 * size);
+  int64_t at = 0;
+  for (Attribute attr : groups) {
+    ArrayRef<int64_t> group = cast<DenseI64ArrayAttr>(attr).asArrayRef();
+    int64_t start = at;
+    for (int64_t position : group) {
+      table[at] = position;
+      table[size + position] = at++;
+      table[2 * size + position] = start;
+      table[3 * size + position] = int64_t(group.size());
+    }
+  }
+  return getTable(builder, op.getLoc(), table);
+}
+
 /// Whether the axes of `op` are named in grid order, the order in which the
-/// runtime stacks a group's values (outer axes first).
+/// runtime ranks a group's members (outer axes first).
 static bool isNaturalOrder(AxisOpInterface op) {
   return llvm::is_sorted(getAxisPositions(op));
 }
 
+/// The runtime's rank (row-major over the named axes in grid order) of the
+/// device at position `index` along the axes of `op` as written.
+static int64_t getRuntimeRank(AxisOpInterface op, ArrayRef<int64_t> sizes,
+                              int64_t index) {
+  SmallVector<int64_t> positions = getAxisPositions(op);
+  SmallVector<int64_t> coordinates(sizes.size(), 0);
+  for (int64_t axis : llvm::reverse(positions)) {
+    coordinates[axis] = index % sizes[axis];
+    index /= sizes[axis];
+  }
+  llvm::sort(positions);
+  int64_t rank = 0;
+  for (int64_t axis : positions)
+    rank = rank * sizes[axis] + coordinates[axis];
+  return rank;
+}
+
 /// `over ["j", "i"]` asks for the order as written. Reorders the leading
-/// dimension of `stacked` from the runtime's order to that one.
+/// dimension of `stacked` (one entry per member) from the runtime's order
+/// to that one, or back where `toRuntime`.
 static Value reorderGroup(OpBuilder &builder, Location loc, AxisOpInterface op,
-                          Value stacked) {
+                          Value stacked, bool toRuntime = false) {
   if (isNaturalOrder(op))
     return stacked;
   SmallVector<int64_t> positions = getAxisPositions(op);
   SmallVector<int64_t> gridOrder(positions);
   llvm::sort(gridOrder);
+  // [N, S...] -> [n_a, n_b, ..., S...] in one order, transposed to the
+  // other, and collapsed back to [N, S...].
+  SmallVector<int64_t> from = toRuntime ? positions : gridOrder;
+  SmallVector<int64_t> to = toRuntime ? gridOrder : positions;
 
-  // [N, S...] -> [n_a, n_b, ..., S...] in grid order, transposed to the
-  // written order, and collapsed back to [N, S...].
   auto type = cast<RankedTensorType>(stacked.getType());
   ArrayRef<int64_t> sizes =
       op->getParentOfType<func::FuncOp>()
@@ -194,11 +272,11 @@ static Value reorderGroup(OpBuilder &builder, Location loc, AxisOpInterface op,
   int64_t numAxes = positions.size();
   int64_t rank = numAxes + type.getRank() - 1;
   SmallVector<int64_t> expandedShape, permutation, transposedShape;
-  for (int64_t axis : gridOrder)
+  for (int64_t axis : from)
     expandedShape.push_back(sizes[axis]);
   llvm::append_range(expandedShape, type.getShape().drop_front());
-  for (int64_t axis : positions)
-    permutation.push_back(llvm::find(gridOrder, axis) - gridOrder.begin());
+  for (int64_t axis : to)
+    permutation.push_back(llvm::find(from, axis) - from.begin());
   for (int64_t dim = numAxes; dim < rank; ++dim)
     permutation.push_back(dim);
   for (int64_t dim : permutation)
@@ -222,101 +300,195 @@ static Value reorderGroup(OpBuilder &builder, Location loc, AxisOpInterface op,
                                          groups);
 }
 
+/// Moves dimension `from` of `value` to position `to`.
+static Value moveDimension(OpBuilder &builder, Location loc, Value value,
+                           int64_t from, int64_t to) {
+  if (from == to)
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> permutation;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    if (dim != from)
+      permutation.push_back(dim);
+  permutation.insert(permutation.begin() + to, from);
+  SmallVector<int64_t> shape;
+  for (int64_t dim : permutation)
+    shape.push_back(type.getDimSize(dim));
+  Value init =
+      tensor::EmptyOp::create(builder, loc, shape, type.getElementType());
+  return linalg::TransposeOp::create(builder, loc, value, init, permutation)
+      ->getResult(0);
+}
+
+/// `value` split into `parts` parts along `dim` (each the index along it
+/// or, `tiled`, a block of it), stacked at dimension 0 as the runtime
+/// takes them.
+static Value splitToFront(OpBuilder &builder, Location loc, Value value,
+                          int64_t dim, int64_t parts, bool tiled) {
+  if (tiled) {
+    // [.., P*B, ..] -> [.., P, B, ..].
+    auto type = cast<RankedTensorType>(value.getType());
+    SmallVector<int64_t> shape;
+    SmallVector<ReassociationIndices> groups;
+    for (int64_t d = 0; d < type.getRank(); ++d) {
+      groups.push_back({int64_t(shape.size())});
+      if (d == dim) {
+        shape.append({parts, type.getDimSize(d) / parts});
+        groups.back().push_back(int64_t(shape.size()) - 1);
+      } else {
+        shape.push_back(type.getDimSize(d));
+      }
+    }
+    value = tensor::ExpandShapeOp::create(
+        builder, loc, RankedTensorType::get(shape, type.getElementType()),
+        value, groups);
+  }
+  return moveDimension(builder, loc, value, dim, 0);
+}
+
+/// The runtime's members stacked at dimension 0 of `stacked`, placed as
+/// `axis` and `tiled` of all_gather say: moved to dimension `axis`, then
+/// merged with the next dimension for `tiled`.
+static Value placeStacked(OpBuilder &builder, Location loc, Value stacked,
+                          int64_t axis, bool tiled, Type resultType) {
+  Value result = moveDimension(builder, loc, stacked, 0, axis);
+  if (!tiled)
+    return result;
+  SmallVector<ReassociationIndices> groups;
+  int64_t rank = cast<RankedTensorType>(result.getType()).getRank();
+  for (int64_t dim = 0; dim < rank; ++dim) {
+    if (dim == axis + 1)
+      groups.back().push_back(dim);
+    else
+      groups.push_back({dim});
+  }
+  return tensor::CollapseShapeOp::create(
+      builder, loc, cast<RankedTensorType>(resultType), result, groups);
+}
+
+Value CollectiveLowering::callRuntime(OpBuilder &builder, AxisOpInterface op,
+                                      StringRef collective, Value table,
+                                      int32_t reduction, Value input,
+                                      RankedTensorType resultType,
+                                      bool elementwise) {
+  Location loc = op.getLoc();
+  int64_t mask = 0;
+  for (int64_t axis : getAxisPositions(op))
+    mask |= int64_t(1) << axis;
+  SmallVector<Value> args{device, gridDims,
+                          arith::ConstantIntOp::create(builder, loc, mask, 64),
+                          table};
+  if (reduction >= 0)
+    args.push_back(arith::ConstantIntOp::create(builder, loc, reduction, 32));
+  args.append({getSiteString(builder, op), input});
+  Type elementType = resultType.getElementType();
+  Value output =
+      tensor::EmptyOp::create(builder, loc, resultType.getShape(), elementType);
+  std::string name = pcc::abi::getCollectiveFunction(
+      collective.str().c_str(), *getRuntimeElementType(elementType));
+  return RuntimeCallOp::create(builder, loc, output.getType(), name, args,
+                               output, elementwise, !stridedOperands)
+      .getResult();
+}
+
+/// The reduction of a psum, pmax or pmin (PCC_SUM, ...), or -1.
+static int32_t getReduction(Operation *op) {
+  return llvm::TypeSwitch<Operation *, int32_t>(op)
+      .Case<PsumOp, PsumScatterOp>([](auto) { return PCC_SUM; })
+      .Case<PmaxOp>([](auto) { return PCC_MAX; })
+      .Case<PminOp>([](auto) { return PCC_MIN; })
+      .Default([](auto) { return -1; });
+}
+
 Value CollectiveLowering::lowerCollective(OpBuilder &builder,
                                           AxisOpInterface op) {
   Location loc = op.getLoc();
   Value input = op->getOperand(0);
   Type elementType = getElementTypeOrSelf(input.getType());
-  bool scalar = !isa<RankedTensorType>(input.getType());
-  if (scalar)
+  if (!isa<RankedTensorType>(input.getType()))
     input = tensor::FromElementsOp::create(
         builder, loc, RankedTensorType::get({}, elementType), input);
   auto inputType = cast<RankedTensorType>(input.getType());
-
-  int64_t mask = 0;
-  for (int64_t axis : getAxisPositions(op))
-    mask |= int64_t(1) << axis;
-  Value maskValue = arith::ConstantIntOp::create(builder, loc, mask, 64);
-  Value site = getSiteString(builder, op);
-  const pcc::abi::ElementType &runtimeType =
-      *getRuntimeElementType(elementType);
-  // Calls the runtime function `name` with `args`, then the call site's
-  // description and `input`, writing `output`.
-  auto callRuntime = [&](StringRef name, SmallVector<Value> args, Value output,
-                         bool elementwise) -> Value {
-    args.append({site, input});
-    return RuntimeCallOp::create(builder, loc, output.getType(), name, args,
-                                 output, elementwise, !stridedOperands)
-        .getResult();
+  int64_t groupSize = getGroupSize(op);
+  auto stackedOf = [&](RankedTensorType part) {
+    SmallVector<int64_t> shape{groupSize};
+    llvm::append_range(shape, part.getShape());
+    return RankedTensorType::get(shape, elementType);
   };
+  Value groupsTable = getGroupsTable(builder, op);
 
-  if (auto gather = dyn_cast<AllGatherOp>(op.getOperation())) {
-    int64_t groupSize = getGroupSize(op);
-    SmallVector<int64_t> stackedShape{groupSize};
-    llvm::append_range(stackedShape, inputType.getShape());
-    auto stackedType = RankedTensorType::get(stackedShape, elementType);
-    // The runtime writes the values stacked in its order into a buffer of
-    // `type`'s shape.
-    int64_t axis = gather.getAxis();
-    auto callAllGather = [&](RankedTensorType type) {
-      return callRuntime(
-          pcc::abi::getAllGatherFunction(runtimeType),
-          {device, gridDims, maskValue},
-          tensor::EmptyOp::create(builder, loc, type.getShape(), elementType),
-          /*elementwise=*/false);
-    };
-    // Tiled at dimension 0 in the runtime's order, that is the result (and
-    // empty-tensor elimination may have the call write the pmap's result
-    // slice directly).
-    if (gather.getTiled() && axis == 0 && isNaturalOrder(op))
-      return callAllGather(gather.getType());
-    Value result = callAllGather(stackedType);
-    result = reorderGroup(builder, loc, op, result);
-
-    // The runtime stacks at dimension 0: move it to `axis`, then merge it
-    // with the next dimension for `tiled`.
-    if (axis != 0) {
-      SmallVector<int64_t> permutation, shape;
-      for (int64_t dim = 0; dim <= inputType.getRank(); ++dim)
-        permutation.push_back(dim < axis ? dim + 1 : dim == axis ? 0 : dim);
-      for (int64_t dim : permutation)
-        shape.push_back(stackedShape[dim]);
-      Value init = tensor::EmptyOp::create(builder, loc, shape, elementType);
-      result =
-          linalg::TransposeOp::create(builder, loc, result, init, permutation)
-              ->getResult(0);
-    }
-    if (gather.getTiled()) {
-      SmallVector<ReassociationIndices> groups;
-      for (int64_t dim = 0; dim <= inputType.getRank(); ++dim) {
-        if (dim == axis + 1)
-          groups.back().push_back(dim);
-        else
-          groups.push_back({dim});
-      }
-      result = tensor::CollapseShapeOp::create(builder, loc, gather.getType(),
-                                               result, groups);
-    }
-    return result;
-  }
-
-  int32_t reduction = llvm::TypeSwitch<Operation *, int32_t>(op)
-                          .Case<PsumOp>([](auto) { return PCC_SUM; })
-                          .Case<PmaxOp>([](auto) { return PCC_MAX; })
-                          .Case<PminOp>([](auto) { return PCC_MIN; });
-  Value reductionValue =
-      arith::ConstantIntOp::create(builder, loc, reduction, 32);
-  // Into an empty tensor: the pmap's result slice where empty-tensor
-  // elimination can, else a buffer of its own. (Writing in place of the
-  // input would chain every value of a body into one alias set, whose
-  // analysis costs time cubic in its length; pcc-reuse-loop-buffers has a
-  // sum that a loop carries write in place of the loop's value.)
-  Value output =
-      tensor::EmptyOp::create(builder, loc, inputType.getShape(), elementType);
-  Value result = callRuntime(pcc::abi::getAllReduceFunction(runtimeType),
-                             {device, gridDims, maskValue, reductionValue},
-                             output, /*elementwise=*/true);
-  if (scalar)
+  Value result =
+      llvm::TypeSwitch<Operation *, Value>(op)
+          .Case([&](AllGatherOp gather) -> Value {
+            int64_t axis = gather.getAxis();
+            // Tiled at dimension 0 in the runtime's order, that is the
+            // result (and empty-tensor elimination may have the call
+            // write the pmap's result slice directly).
+            if (gather.getTiled() && axis == 0 && isNaturalOrder(op))
+              return callRuntime(builder, op, "all_gather", groupsTable, -1,
+                                 input, gather.getType(), false);
+            Value stacked = callRuntime(builder, op, "all_gather", groupsTable,
+                                        -1, input, stackedOf(inputType), false);
+            stacked = reorderGroup(builder, loc, op, stacked);
+            return placeStacked(builder, loc, stacked, axis, gather.getTiled(),
+                                gather.getType());
+          })
+          .Case([&](PsumScatterOp scatter) -> Value {
+            Value parts = splitToFront(builder, loc, input, scatter.getDim(),
+                                       groupSize, scatter.getTiled());
+            parts = reorderGroup(builder, loc, op, parts, /*toRuntime=*/true);
+            return callRuntime(
+                builder, op, "reduce_scatter", groupsTable, PCC_SUM, parts,
+                cast<RankedTensorType>(scatter.getType()), false);
+          })
+          .Case([&](AllToAllOp exchange) -> Value {
+            Value chunks =
+                splitToFront(builder, loc, input, exchange.getSplit(),
+                             groupSize, exchange.getTiled());
+            chunks = reorderGroup(builder, loc, op, chunks, /*toRuntime=*/true);
+            Value received =
+                callRuntime(builder, op, "all_to_all", groupsTable, -1, chunks,
+                            cast<RankedTensorType>(chunks.getType()), false);
+            received = reorderGroup(builder, loc, op, received);
+            return placeStacked(builder, loc, received, exchange.getConcat(),
+                                exchange.getTiled(), exchange.getType());
+          })
+          .Case<PpermuteOp, PshuffleOp, PbroadcastOp>([&](auto) -> Value {
+            // Who each member receives from, by runtime rank.
+            auto rankOf = [&](int64_t index) {
+              return getRuntimeRank(op, sizes, index);
+            };
+            SmallVector<int64_t> sources(groupSize, -1);
+            if (auto permute = dyn_cast<PpermuteOp>(op.getOperation())) {
+              for (Attribute pair : permute.getPerm()) {
+                ArrayRef<int64_t> ends =
+                    cast<DenseI64ArrayAttr>(pair).asArrayRef();
+                sources[rankOf(ends[1])] = rankOf(ends[0]);
+              }
+            } else if (auto shuffle = dyn_cast<PshuffleOp>(op.getOperation())) {
+              for (auto [index, source] : llvm::enumerate(shuffle.getPerm()))
+                sources[rankOf(index)] = rankOf(source);
+            } else {
+              int64_t source =
+                  rankOf(cast<PbroadcastOp>(op.getOperation()).getSource());
+              sources.assign(groupSize, source);
+            }
+            return callRuntime(builder, op, "permute",
+                               getTable(builder, loc, sources), -1, input,
+                               inputType, false);
+          })
+          .Default([&](Operation *) -> Value {
+            // Into an empty tensor: the pmap's result slice where
+            // empty-tensor elimination can, else a buffer of its own.
+            // (Writing in place of the input would chain every value of a
+            // body into one alias set, whose analysis costs time cubic in
+            // its length; pcc-reuse-loop-buffers has a sum that a loop
+            // carries write in place of the loop's value.)
+            return callRuntime(builder, op, "all_reduce", groupsTable,
+                               getReduction(op), input, inputType,
+                               /*elementwise=*/true);
+          });
+  if (!isa<RankedTensorType>(op->getResult(0).getType()))
     result = tensor::ExtractOp::create(builder, loc, result, ValueRange{});
   return result;
 }

@@ -75,6 +75,12 @@ const Nccl &nccl() {
     resolve(library, "ncclCommInitAll", table.commInitAll, true);
     resolve(library, "ncclAllReduce", table.allReduce, true);
     resolve(library, "ncclAllGather", table.allGather, true);
+    resolve(library, "ncclReduceScatter", table.reduceScatter, true);
+    resolve(library, "ncclBroadcast", table.broadcast, true);
+    resolve(library, "ncclSend", table.send, true);
+    resolve(library, "ncclRecv", table.recv, true);
+    resolve(library, "ncclGroupStart", table.groupStart, true);
+    resolve(library, "ncclGroupEnd", table.groupEnd, true);
     resolve(library, "ncclCommGetAsyncError", table.commGetAsyncError, true);
     resolve(library, "ncclCommAbort", table.commAbort, true);
   });
@@ -92,27 +98,21 @@ void ncclCheck(ncclResult_t result, ncclComm_t comm, const char *what) {
             detail && *detail ? ")" : "");
 }
 
-/// One member's part in a collective.
+/// One member's part in a collective, and where it stands in its group.
 struct Call {
-  const char *op; ///< "pcc_all_reduce" or "pcc_all_gather".
-  int64_t device;
-  int64_t gridRank;
-  const int64_t *dims;
-  uint64_t mask;
+  const Collective &c;
   GroupPos pos;
-  const void *in;
-  void *out;
-  size_t bytes; ///< Of `in`.
+  const char *op;
   /// The calling thread's device, set by begin().
   CudaDevice *self = nullptr;
 
-  Call(const char *op, int64_t device, int64_t gridRank, const int64_t *dims,
-       uint64_t mask, GroupPos pos, const void *in, void *out, size_t bytes)
-      : op(op), device(device), gridRank(gridRank), dims(dims), mask(mask),
-        pos(pos), in(in), out(out), bytes(bytes) {}
-  GroupSlot &slot() const { return *findSlot(gridRank, dims, mask, pos); }
+  Call(const Collective &c) : c(c), pos(checkAndLocate(c)), op(c.name()) {}
+  GroupSlot &slot() const { return *findSlot(c, pos); }
   void meet(GroupSlot &slot) const {
-    pcc::runtime::meet(slot, op, device, pos);
+    pcc::runtime::meet(slot, op, c.device, pos);
+  }
+  Fingerprint fingerprint() const {
+    return {fingerprintKind(c), c.dtype, c.count, currentCallSite().shape};
   }
 };
 
@@ -138,10 +138,7 @@ ncclComm_t communicator(const Call &call) {
       group->comms.resize(size_t(pos.size));
       std::vector<int> gpus;
       for (int64_t r = 0; r < pos.size; ++r)
-        gpus.push_back(int(gpuOfDevice(memberDevice(int64_t(slot.dims.size()),
-                                                    slot.dims.data(), slot.mask,
-                                                    slot.leader, r),
-                                       cudaGpuCount())));
+        gpus.push_back(int(gpuOfDevice(slot.memberDevice(r), cudaGpuCount())));
       ncclCheck(
           nccl().commInitAll(group->comms.data(), int(pos.size), gpus.data()),
           nullptr, "cannot create the NCCL communicators of a group");
@@ -293,30 +290,34 @@ int ncclOp(int32_t reduction) {
                                 : ncclMin;
 }
 
-/// A group of one: the result is the input.
-void copyLocally(CudaDevice &self, void *out, const void *in, size_t bytes) {
-  if (in != out && bytes > 0)
-    copyAsync(self, out, in, bytes);
-  cudaSyncDevice(self);
+/// Fills `bytes` of `out` with zeros on the device's stream.
+void zeroAsync(CudaDevice &self, void *out, size_t bytes) {
+  cudaCheck(cudaDriver().cuMemsetD8Async(CUdeviceptr(uintptr_t(out)), 0, bytes,
+                                         self.stream),
+            "cannot clear %zu bytes of a collective", bytes);
 }
 
-/// Starts `call` on the calling thread's device, which must be call.device,
+/// Starts `call` on the calling thread's device, which must be its device,
 /// and does what is the same for every collective: nothing for empty
-/// buffers (the same on every member), a copy for a group of one (the
-/// result is then complete, and Local returned). Otherwise returns the way
-/// the rest goes.
+/// buffers (the same on every member), a copy (or zeros) for a group of
+/// one, where the result is then complete and Local returned. Otherwise
+/// returns the way the rest goes.
 CudaCollectivePath begin(Call &call) {
+  const Collective &c = call.c;
   call.self = boundCudaDevice();
-  if (!call.self || call.self->index != call.device)
+  if (!call.self || call.self->index != c.device)
     collectiveFatal(call.op,
                     "the device index is not the device of this thread");
-  CudaCollectivePath path =
-      call.bytes == 0 ? CudaCollectivePath::Local
-                      : chooseCollectivePath(call.gridRank, call.dims,
-                                             call.mask, cudaGpuCount());
-  if (path == CudaCollectivePath::Local)
-    copyLocally(*call.self, call.out, call.in, call.bytes);
-  return path;
+  if (c.count == 0)
+    return CudaCollectivePath::Local;
+  if (call.pos.size > 1)
+    return chooseCollectivePath(c.gridRank, c.dims, c.mask, cudaGpuCount());
+  if (c.kind == Collective::Permute && c.sources[0] < 0)
+    zeroAsync(*call.self, c.out, c.inBytes());
+  else if (c.in != c.out)
+    copyAsync(*call.self, c.out, c.in, c.inBytes());
+  cudaSyncDevice(*call.self);
+  return CudaCollectivePath::Local;
 }
 
 /// The NCCL path's check, before it enqueues anything: the members meet on
@@ -324,9 +325,9 @@ CudaCollectivePath begin(Call &call) {
 /// same one (publishAndMeet, announcing no buffers). NCCL would otherwise
 /// pair mismatched collectives and hang or read past a buffer. It costs one
 /// host meeting, small beside an NCCL call and the wait for its stream.
-void agree(const Call &call, const Fingerprint &fingerprint) {
-  publishAndMeet(call.slot(), call.op, call.device, call.pos, nullptr, nullptr,
-                 fingerprint);
+void agree(const Call &call) {
+  publishAndMeet(call.slot(), call.op, call.c.device, call.pos, nullptr,
+                 nullptr, call.fingerprint());
 }
 
 /// pcc's own collectives (several devices on one GPU), first step: once the
@@ -334,10 +335,10 @@ void agree(const Call &call, const Fingerprint &fingerprint) {
 /// group's slot, waits for the other members and checks that they all run
 /// the same collective (publishAndMeet). From then on until leave(), every
 /// member may read every other member's input. Returns the announcements.
-const Announcement *publish(const Call &call, const Fingerprint &fingerprint) {
+const Announcement *publish(const Call &call) {
   cudaSyncDevice(*call.self);
-  return publishAndMeet(call.slot(), call.op, call.device, call.pos, call.in,
-                        call.out, fingerprint);
+  return publishAndMeet(call.slot(), call.op, call.c.device, call.pos,
+                        call.c.in, call.c.out, call.fingerprint());
 }
 
 /// Last step: waits until the work queued on the caller's stream (which
@@ -346,6 +347,143 @@ const Announcement *publish(const Call &call, const Fingerprint &fingerprint) {
 void leave(const Call &call) {
   cudaSyncDevice(*call.self);
   call.meet(call.slot());
+}
+
+/// The collective over NCCL (every member has a GPU of its own).
+void runNccl(const Call &call) {
+  const Collective &c = call.c;
+  CudaDevice &self = *call.self;
+  agree(call);
+  ncclComm_t comm = communicator(call);
+  const Nccl &n = nccl();
+  int64_t size = call.pos.size, rank = call.pos.rank;
+  size_t bytes = c.inBytes();
+  const char *what = c.name() + 4; // without "pcc_"
+  auto check = [&](ncclResult_t result) {
+    ncclCheck(result, comm,
+              (std::string("cannot start an NCCL ") + what).c_str());
+  };
+  auto wait = [&] { waitNccl(self, comm, what, c.dtype, c.count); };
+  int integerType = ncclIntegerType(c.reduction, c.dtype);
+  switch (c.kind) {
+  case Collective::AllGather:
+    check(n.allGather(c.in, c.out, bytes, ncclUint8, comm, self.stream));
+    break;
+  case Collective::AllReduce:
+  case Collective::ReduceScatter: {
+    bool scatter = c.kind == Collective::ReduceScatter;
+    int64_t count = scatter ? c.count / size : c.count;
+    if (integerType >= 0) {
+      // Integers are exact in any order: NCCL's own reduction.
+      check(scatter ? n.reduceScatter(c.in, c.out, size_t(count), integerType,
+                                      ncclOp(c.reduction), comm, self.stream)
+                    : n.allReduce(c.in, c.out, size_t(count), integerType,
+                                  ncclOp(c.reduction), comm, self.stream));
+      break;
+    }
+    // Gather every input (as bytes), then reduce (this member's part) in
+    // rank order. The gather has read `in` before the reduction (next on
+    // the stream) writes `out`.
+    char *gathered = scratch(self, size_t(size) * bytes);
+    check(n.allGather(c.in, gathered, bytes, ncclUint8, comm, self.stream));
+    if (!collectiveKernelsPtx())
+      wait();
+    size_t offset =
+        scatter ? size_t(rank * count) * size_t(elemSize(c.dtype)) : 0;
+    reduceInputs(self, c.reduction, c.dtype, nullptr, gathered + offset,
+                 (long long)bytes, size, c.out, count);
+    break;
+  }
+  case Collective::AllToAll: {
+    // As XLA lowers all-to-all: a send and a receive per peer, grouped.
+    size_t chunk = bytes / size_t(size);
+    check(n.groupStart());
+    for (int64_t peer = 0; peer < size; ++peer) {
+      check(n.send(static_cast<const char *>(c.in) + peer * chunk, chunk,
+                   ncclUint8, int(peer), comm, self.stream));
+      check(n.recv(static_cast<char *>(c.out) + peer * chunk, chunk, ncclUint8,
+                   int(peer), comm, self.stream));
+    }
+    check(n.groupEnd());
+    break;
+  }
+  case Collective::Permute: {
+    int64_t source = c.sources[rank];
+    bool broadcast = source >= 0;
+    for (int64_t r = 0; r < size; ++r)
+      broadcast = broadcast && c.sources[r] == source;
+    if (broadcast) {
+      check(n.broadcast(c.in, c.out, bytes, ncclUint8, int(source), comm,
+                        self.stream));
+      break;
+    }
+    // As XLA lowers collective-permute: grouped sends and receives.
+    check(n.groupStart());
+    for (int64_t peer = 0; peer < size; ++peer)
+      if (c.sources[peer] == rank)
+        check(n.send(c.in, bytes, ncclUint8, int(peer), comm, self.stream));
+    if (source >= 0)
+      check(n.recv(c.out, bytes, ncclUint8, int(source), comm, self.stream));
+    check(n.groupEnd());
+    if (source < 0)
+      zeroAsync(self, c.out, bytes);
+    break;
+  }
+  }
+  wait();
+}
+
+/// The collective with pcc's kernels and copies (several devices on a GPU).
+void runPeer(const Call &call) {
+  const Collective &c = call.c;
+  CudaDevice &self = *call.self;
+  int64_t size = call.pos.size, rank = call.pos.rank;
+  size_t bytes = c.inBytes();
+  const Announcement *members = publish(call);
+  auto input = [&](int64_t r, size_t offset) {
+    return static_cast<const char *>(members[r].in) + offset;
+  };
+  char *out = static_cast<char *>(c.out);
+  // Peers read `in` until everyone has left: an in-place all-reduce's
+  // result waits in the scratch buffer until then.
+  void *result = c.in == c.out ? scratch(self, bytes) : c.out;
+  switch (c.kind) {
+  case Collective::AllReduce:
+  case Collective::ReduceScatter: {
+    bool scatter = c.kind == Collective::ReduceScatter;
+    int64_t count = scatter ? c.count / size : c.count;
+    size_t offset =
+        scatter ? size_t(rank * count) * size_t(elemSize(c.dtype)) : 0;
+    const void **table = inputTable(self, size_t(size));
+    for (int64_t r = 0; r < size; ++r)
+      table[r] = input(r, offset);
+    reduceInputs(self, c.reduction, c.dtype, table, nullptr, 0, size, result,
+                 count);
+    break;
+  }
+  case Collective::AllGather:
+    // Each member pulls every input into its own output.
+    for (int64_t r = 0; r < size; ++r)
+      copyAsync(self, out + r * bytes, input(r, 0), bytes);
+    break;
+  case Collective::AllToAll: {
+    size_t chunk = bytes / size_t(size);
+    for (int64_t r = 0; r < size; ++r)
+      copyAsync(self, out + r * chunk, input(r, size_t(rank) * chunk), chunk);
+    break;
+  }
+  case Collective::Permute:
+    if (int64_t source = c.sources[rank]; source >= 0)
+      copyAsync(self, out, input(source, 0), bytes);
+    else
+      zeroAsync(self, out, bytes);
+    break;
+  }
+  leave(call);
+  if (result != c.out) {
+    copyAsync(self, c.out, result, bytes);
+    cudaSyncDevice(self);
+  }
 }
 
 } // namespace
@@ -391,91 +529,14 @@ const char *pcc::runtime::collectiveKernelName(int32_t reduction,
 // The collectives
 //===----------------------------------------------------------------------===//
 
-void pcc::runtime::cudaAllReduce(int64_t device, int64_t gridRank,
-                                 const int64_t *dims, uint64_t mask,
-                                 int32_t reduction, int32_t dtype,
-                                 const void *in, void *out, int64_t count) {
-  Call call("pcc_all_reduce", device, gridRank, dims, mask,
-            checkAllReduce(device, gridRank, dims, mask, reduction, dtype, in,
-                           out, count),
-            in, out, size_t(count * elemSize(dtype)));
-  Fingerprint fingerprint{reduction, dtype, count, currentCallSite().shape};
+void pcc::runtime::cudaCollective(const Collective &c) {
+  Call call(c);
   switch (begin(call)) {
   case CudaCollectivePath::Local:
     return;
-  case CudaCollectivePath::Nccl: {
-    CudaDevice &self = *call.self;
-    agree(call, fingerprint);
-    ncclComm_t comm = communicator(call);
-    const Nccl &n = nccl();
-    if (int type = ncclIntegerType(reduction, dtype); type >= 0) {
-      ncclCheck(n.allReduce(in, out, size_t(count), type, ncclOp(reduction),
-                            comm, self.stream),
-                comm, "cannot start an NCCL all_reduce");
-      waitNccl(self, comm, "all_reduce", dtype, count);
-      return;
-    }
-    // Gather every input (as bytes), then reduce in rank order. The gather
-    // has read `in` before the reduction (next on the stream) writes `out`.
-    size_t bytes = call.bytes;
-    char *gathered = scratch(self, size_t(call.pos.size) * bytes);
-    ncclCheck(n.allGather(in, gathered, bytes, ncclUint8, comm, self.stream),
-              comm, "cannot start an NCCL all_gather");
-    if (!collectiveKernelsPtx())
-      waitNccl(self, comm, "all_reduce", dtype, count);
-    reduceInputs(self, reduction, dtype, nullptr, gathered, (long long)bytes,
-                 call.pos.size, out, count);
-    waitNccl(self, comm, "all_reduce", dtype, count);
-    return;
-  }
-  case CudaCollectivePath::Peer: {
-    CudaDevice &self = *call.self;
-    const Announcement *members = publish(call, fingerprint);
-    const void **table = inputTable(self, size_t(call.pos.size));
-    for (int64_t r = 0; r < call.pos.size; ++r)
-      table[r] = members[r].in;
-    // Peers read `in` until everyone has left: an in-place result waits in
-    // the scratch buffer until then.
-    void *result = in == out ? scratch(self, call.bytes) : out;
-    reduceInputs(self, reduction, dtype, table, nullptr, 0, call.pos.size,
-                 result, count);
-    leave(call);
-    if (result != out)
-      copyLocally(self, out, result, call.bytes);
-    return;
-  }
-  }
-}
-
-void pcc::runtime::cudaAllGather(int64_t device, int64_t gridRank,
-                                 const int64_t *dims, uint64_t mask,
-                                 int32_t dtype, const void *in, void *out,
-                                 int64_t count) {
-  Call call("pcc_all_gather", device, gridRank, dims, mask,
-            checkAllGather(device, gridRank, dims, mask, dtype, in, out, count),
-            in, out, size_t(count * elemSize(dtype)));
-  Fingerprint fingerprint{kAllGatherKind, dtype, count,
-                          currentCallSite().shape};
-  switch (begin(call)) {
-  case CudaCollectivePath::Local:
-    return;
-  case CudaCollectivePath::Nccl: {
-    agree(call, fingerprint);
-    ncclComm_t comm = communicator(call);
-    ncclCheck(nccl().allGather(in, out, call.bytes, ncclUint8, comm,
-                               call.self->stream),
-              comm, "cannot start an NCCL all_gather");
-    waitNccl(*call.self, comm, "all_gather", dtype, count);
-    return;
-  }
-  case CudaCollectivePath::Peer: {
-    const Announcement *members = publish(call, fingerprint);
-    // Each member pulls every input into its own output.
-    for (int64_t r = 0; r < call.pos.size; ++r)
-      copyAsync(*call.self, static_cast<char *>(out) + r * call.bytes,
-                members[r].in, call.bytes);
-    leave(call);
-    return;
-  }
+  case CudaCollectivePath::Nccl:
+    return runNccl(call);
+  case CudaCollectivePath::Peer:
+    return runPeer(call);
   }
 }

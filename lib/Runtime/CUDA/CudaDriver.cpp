@@ -81,6 +81,7 @@ void load(LoadState &s) {
   resolve(library, "cuMemAllocManaged", d.cuMemAllocManaged, missing);
   resolve(library, "cuMemFree_v2", d.cuMemFree, missing);
   resolve(library, "cuMemcpyAsync", d.cuMemcpyAsync, missing);
+  resolve(library, "cuMemsetD8Async", d.cuMemsetD8Async, missing);
   resolve(library, "cuMemsetD16Async", d.cuMemsetD16Async, missing);
   resolve(library, "cuMemsetD32Async", d.cuMemsetD32Async, missing);
   resolve(library, "cuModuleLoadDataEx", d.cuModuleLoadDataEx, missing);

@@ -69,6 +69,8 @@ struct Driver {
   CUresult (*cuMemFree)(CUdeviceptr pointer);
   CUresult (*cuMemcpyAsync)(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
                             CUstream stream);
+  CUresult (*cuMemsetD8Async)(CUdeviceptr dst, unsigned char value,
+                              size_t count, CUstream stream);
   CUresult (*cuMemsetD16Async)(CUdeviceptr dst, unsigned short value,
                                size_t count, CUstream stream);
   CUresult (*cuMemsetD32Async)(CUdeviceptr dst, unsigned value, size_t count,
@@ -106,6 +108,16 @@ struct Nccl {
                             int op, ncclComm_t comm, CUstream s);
   ncclResult_t (*allGather)(const void *in, void *out, size_t count, int dtype,
                             ncclComm_t comm, CUstream s);
+  ncclResult_t (*reduceScatter)(const void *in, void *out, size_t recvCount,
+                                int dtype, int op, ncclComm_t comm, CUstream s);
+  ncclResult_t (*broadcast)(const void *in, void *out, size_t count, int dtype,
+                            int root, ncclComm_t comm, CUstream s);
+  ncclResult_t (*send)(const void *in, size_t count, int dtype, int peer,
+                       ncclComm_t comm, CUstream s);
+  ncclResult_t (*recv)(void *out, size_t count, int dtype, int peer,
+                       ncclComm_t comm, CUstream s);
+  ncclResult_t (*groupStart)();
+  ncclResult_t (*groupEnd)();
   ncclResult_t (*commGetAsyncError)(ncclComm_t comm, ncclResult_t *error);
   ncclResult_t (*commAbort)(ncclComm_t comm);
 };

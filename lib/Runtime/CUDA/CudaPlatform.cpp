@@ -142,7 +142,7 @@ void *genericAlloc(uint64_t alignment, uint64_t size) {
 }
 bool isDeviceThread() { return boundCudaDevice() != nullptr; }
 const GpuPlatform kCudaPlatform = {genericAlloc, pcc_cuda_free, isDeviceThread,
-                                   cudaAllReduce, cudaAllGather};
+                                   cudaCollective};
 
 /// Loads the driver, retains the GPUs used and creates the streams of
 /// devices [0, numDevices). Requires the mutex.

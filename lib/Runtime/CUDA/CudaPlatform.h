@@ -1,4 +1,5 @@
-//===- CudaPlatform.h - internals of the runtime's cuda platform -*- C++ -*-===//
+//===- CudaPlatform.h - internals of the runtime's cuda platform -*- C++
+//-*-===//
 //
 // What CudaPlatform.cpp (devices, contexts, streams, memory, modules, the
 // mgpu* ABI) shares with CudaCollectives.cpp, and the pure
@@ -16,6 +17,8 @@
 #include <string>
 
 namespace pcc::runtime {
+
+struct Collective;
 
 //===----------------------------------------------------------------------===//
 // Pure decisions
@@ -116,15 +119,10 @@ void cudaSyncDevice(CudaDevice &device);
 void launchCollectiveKernel(const char *name, unsigned blocks, unsigned threads,
                             void **params);
 
-/// The all-reduce and all-gather of pcc_all_reduce / pcc_all_gather for a
+/// A collective (pcc_all_reduce, pcc_all_gather, ...: Collectives.h) for a
 /// thread bound to a cuda device: buffers are managed memory, the result is
 /// complete (the stream synchronized) on return.
-void cudaAllReduce(int64_t device, int64_t gridRank, const int64_t *dims,
-                   uint64_t mask, int32_t reduction, int32_t dtype,
-                   const void *in, void *out, int64_t count);
-void cudaAllGather(int64_t device, int64_t gridRank, const int64_t *dims,
-                   uint64_t mask, int32_t dtype, const void *in, void *out,
-                   int64_t count);
+void cudaCollective(const Collective &call);
 
 } // namespace pcc::runtime
 

@@ -85,21 +85,91 @@ std::chrono::steady_clock::duration collectiveTimeout() {
 // Groups and their slots
 //===----------------------------------------------------------------------===//
 
-GroupPos locate(const char *op, int64_t device, int64_t gridRank,
-                const int64_t *dims, uint64_t mask) {
+namespace {
+const char *kindName(int32_t kind) {
+  static const char *names[] = {"pcc_all_reduce", "pcc_all_gather",
+                                "pcc_reduce_scatter", "pcc_all_to_all",
+                                "pcc_permute"};
+  return kind >= 0 && kind <= Collective::Permute ? names[kind]
+                                                  : "a collective";
+}
+} // namespace
+
+const char *Collective::name() const { return kindName(kind); }
+
+size_t Collective::outBytes(int64_t size) const {
+  switch (kind) {
+  case AllGather:
+    return inBytes() * size_t(size);
+  case ReduceScatter:
+    return inBytes() / size_t(size);
+  default:
+    return inBytes();
+  }
+}
+
+namespace {
+/// The entries of an axis_index_groups table for an axis of `size`
+/// positions (pcc_runtime.h): the groups' members in order, then for each
+/// position, where it is in that list, where its group starts, and its
+/// group's size.
+struct GroupsTable {
+  const int64_t *members, *position, *start, *size;
+  GroupsTable(const int64_t *table, int64_t axisSize)
+      : members(table), position(table + axisSize), start(table + 2 * axisSize),
+        size(table + 3 * axisSize) {}
+};
+
+/// The one axis of `mask` (a collective with groups has one), or -1.
+int64_t singleAxis(int64_t gridRank, uint64_t mask) {
+  if (mask == 0 || (mask & (mask - 1)) != 0)
+    return -1;
+  int64_t axis = __builtin_ctzll(mask);
+  return axis < gridRank ? axis : -1;
+}
+} // namespace
+
+GroupPos checkAndLocate(const Collective &call) {
+  const char *op = call.name();
+  int64_t gridRank = call.gridRank;
+  const int64_t *dims = call.dims;
+  uint64_t mask = call.mask;
+  bool reduces = call.kind == Collective::AllReduce ||
+                 call.kind == Collective::ReduceScatter;
+  if (reduces ? !isValidReduction(call.reduction, call.dtype)
+              : elemSize(call.dtype) == 0)
+    collectiveFatal(op, "unsupported reduction or element type");
+  if (call.count < 0 || (call.count > 0 && (!call.in || !call.out)))
+    collectiveFatal(op, "invalid buffer");
+  if (call.kind != Collective::AllReduce && call.count > 0 &&
+      call.in == call.out)
+    collectiveFatal(op, "the input aliases the output");
   if (gridRank < 0 || gridRank > 64 || (gridRank > 0 && !dims))
     collectiveFatal(op, "invalid grid rank");
   if (gridRank < 64 && (mask >> gridRank) != 0)
     collectiveFatal(op, "axes_mask names an axis beyond the grid rank");
   GroupPos pos{1, 0, 0};
-  int64_t rem = device, stride = 1;
+  int64_t rem = call.device, stride = 1;
+  int64_t groupAxis = call.groups ? singleAxis(gridRank, mask) : -1;
+  if (call.groups && groupAxis < 0)
+    collectiveFatal(op, "groups need exactly one axis");
   // Innermost axis first, so strides accumulate in row-major order.
   for (int64_t k = gridRank - 1; k >= 0; --k) {
     if (dims[k] <= 0)
       collectiveFatal(op, "grid dimension is not positive");
     int64_t coord = rem % dims[k];
     rem /= dims[k];
-    if ((mask >> k) & 1) {
+    if (k == groupAxis) {
+      GroupsTable table(call.groups, dims[k]);
+      int64_t at = table.position[coord], first = table.start[coord],
+              size = table.size[coord];
+      if (first < 0 || size < 1 || first + size > dims[k] || at < first ||
+          at >= first + size || table.members[at] != coord)
+        collectiveFatal(op, "invalid groups table");
+      pos.rank = at - first;
+      pos.size = size;
+      pos.leader += table.members[first] * stride;
+    } else if ((mask >> k) & 1) {
       pos.rank += coord * pos.size;
       pos.size *= dims[k];
     } else {
@@ -107,19 +177,28 @@ GroupPos locate(const char *op, int64_t device, int64_t gridRank,
     }
     stride *= dims[k];
   }
-  if (device < 0 || device >= stride)
+  if (call.device < 0 || call.device >= stride)
     collectiveFatal(op, "device index outside the grid");
+  if ((call.kind == Collective::ReduceScatter ||
+       call.kind == Collective::AllToAll) &&
+      call.count % pos.size != 0)
+    collectiveFatal(op, "the input does not split into one part per member");
+  if (call.kind == Collective::Permute)
+    for (int64_t rank = 0; rank < pos.size; ++rank)
+      if (!call.sources || call.sources[rank] < -1 ||
+          call.sources[rank] >= pos.size)
+        collectiveFatal(op, "invalid sources table");
   return pos;
 }
 
-bool GroupSlot::matches(int64_t gridRank, const int64_t *d, uint64_t m,
-                        int64_t l) const {
-  if (mask != m || leader != l || int64_t(dims.size()) != gridRank)
+bool GroupSlot::matches(const Collective &call, int64_t l) const {
+  if (mask != call.mask || leader != l || groups != call.groups ||
+      int64_t(dims.size()) != call.gridRank)
     return false;
   // A loop, not std::equal: grids have a few axes, and memcmp's call would
   // cost more than comparing them.
-  for (int64_t k = 0; k < gridRank; ++k)
-    if (dims[size_t(k)] != d[k])
+  for (int64_t k = 0; k < call.gridRank; ++k)
+    if (dims[size_t(k)] != call.dims[k])
       return false;
   return true;
 }
@@ -148,13 +227,12 @@ thread_local SlotCache slotCache;
 
 } // namespace
 
-GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
-                    const GroupPos &pos) {
+GroupSlot *findSlot(const Collective &call, const GroupPos &pos) {
   SlotCache &cache = slotCache;
   size_t n = cache.slots.size();
   for (size_t i = 0; i < n; ++i) {
     size_t idx = (cache.last + i) % n;
-    if (cache.slots[idx]->matches(gridRank, dims, mask, pos.leader)) {
+    if (cache.slots[idx]->matches(call, pos.leader)) {
       cache.last = idx;
       return cache.slots[idx];
     }
@@ -164,14 +242,15 @@ GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
   {
     std::lock_guard<std::mutex> lock(reg.mutex);
     for (auto &s : reg.slots)
-      if (s->matches(gridRank, dims, mask, pos.leader)) {
+      if (s->matches(call, pos.leader)) {
         slot = s.get();
         break;
       }
     if (!slot) {
       auto s = std::make_unique<GroupSlot>();
-      s->dims.assign(dims, dims + gridRank);
-      s->mask = mask;
+      s->dims.assign(call.dims, call.dims + call.gridRank);
+      s->mask = call.mask;
+      s->groups = call.groups;
       s->leader = pos.leader;
       s->size = pos.size;
       s->members.reset(new MemberState[pos.size]);
@@ -206,10 +285,15 @@ void sliceOf(int64_t count, int64_t elemSize, int64_t size, int64_t rank,
 } // namespace
 
 int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,
-                     int64_t leader, int64_t rank) {
+                     const int64_t *groups, int64_t leader, int64_t rank) {
   int64_t device = leader, stride = 1;
   for (int64_t k = gridRank - 1; k >= 0; --k) {
-    if ((mask >> k) & 1) {
+    if (groups && ((mask >> k) & 1)) {
+      // The leader holds its group's first position along the axis.
+      GroupsTable table(groups, dims[k]);
+      int64_t first = (leader / stride) % dims[k];
+      device += (table.members[table.position[first] + rank] - first) * stride;
+    } else if ((mask >> k) & 1) {
       device += (rank % dims[k]) * stride;
       rank /= dims[k];
     }
@@ -297,8 +381,7 @@ void waitForGroup(GroupSlot &slot, const char *op, int64_t device,
   for (int64_t rank = 0; rank < pos.size; ++rank) {
     if (arrived(rank))
       continue;
-    int64_t peer = memberDevice(int64_t(slot.dims.size()), slot.dims.data(),
-                                slot.mask, slot.leader, rank);
+    int64_t peer = slot.memberDevice(rank);
     const char *elsewhere =
         peer < kTrackedDevices ? waitingIn[peer].load(std::memory_order_relaxed)
                                : nullptr;
@@ -338,7 +421,8 @@ void meet(GroupSlot &slot, const char *op, int64_t device,
 const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
                                    int64_t device, const GroupPos &pos,
                                    const void *in, void *out,
-                                   const Fingerprint &fingerprint, bool stage) {
+                                   const Fingerprint &fingerprint, bool stage,
+                                   size_t outBytes) {
   uint64_t number = ++slot.members[pos.rank].started;
   int parity = int(number % 2);
   Announcement *announced = slot.announced[parity].get();
@@ -352,9 +436,7 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
     in = copy;
     // The output is written right after the meeting: fetch its lines for
     // writing now, so that a cold output's misses overlap the wait.
-    if (fingerprint.kind == kAllGatherKind)
-      bytes *= size_t(pos.size);
-    for (size_t at = 0; at < bytes; at += 64)
+    for (size_t at = 0; at < outBytes; at += 64)
       __builtin_prefetch(static_cast<char *>(out) + at, /*rw=*/1);
   }
   self.in = in;
@@ -383,15 +465,11 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
     const Announcement &peer = announced[rank];
     if (peer.fingerprint == fingerprint && peer.site == self.site)
       continue;
-    int64_t peerDevice =
-        memberDevice(int64_t(slot.dims.size()), slot.dims.data(), slot.mask,
-                     slot.leader, rank);
+    int64_t peerDevice = slot.memberDevice(rank);
     failRun("devices of a group met in different collectives: device " +
             std::to_string(device) + " runs " + describe(self.site, op) +
             " and device " + std::to_string(peerDevice) + " runs " +
-            describe(peer.site, peer.fingerprint.kind == kAllGatherKind
-                                    ? "pcc_all_gather"
-                                    : "pcc_all_reduce") +
+            describe(peer.site, kindName(peer.fingerprint.kind / 4)) +
             " (collective #" + std::to_string(number) +
             " of their group). Devices must run the same collectives, with the "
             "same types and shapes, in the same order");
@@ -510,8 +588,9 @@ void storeFence() {
 }
 
 /// Reduces elements [lo, hi) over all members' inputs in rank order and
-/// writes the result into the outputs of members [firstOut, endOut), with
-/// streaming stores if `stream`.
+/// writes the result into the outputs of members [firstOut, endOut), at
+/// element index - `outShift` (0 for an all-reduce, the start of the own
+/// part for a reduce-scatter), with streaming stores if `stream`.
 ///
 /// Writing straight into every output, rather than into the own output
 /// followed by an all-gather copy phase, is correct with in == out because
@@ -524,7 +603,8 @@ void storeFence() {
 /// into `rep movs`, whose start-up costs more than a small message's sum.
 template <typename Op>
 void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
-                 int64_t endOut, int64_t lo, int64_t hi, bool stream) {
+                 int64_t endOut, int64_t lo, int64_t hi, int64_t outShift,
+                 bool stream) {
   using Elem = typename Op::Elem;
   using Acc = typename Op::Acc;
   constexpr int64_t kBlock = 1024; // Accumulator stays in L1.
@@ -535,7 +615,7 @@ void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
   };
   for (int64_t base = lo; base < hi; base += kBlock) {
     int64_t len = std::min(kBlock, hi - base);
-    Elem *first = static_cast<Elem *>(m[firstOut].out) + base;
+    Elem *first = static_cast<Elem *>(m[firstOut].out) + (base - outShift);
     Elem *dst = stream ? result : first;
     const Elem *a = input(0, base);
     if (n == 1) {
@@ -560,7 +640,7 @@ void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
     }
     size_t bytes = size_t(len) * sizeof(Elem);
     for (int64_t k = stream ? firstOut : firstOut + 1; k < endOut; ++k) {
-      Elem *out = static_cast<Elem *>(m[k].out) + base;
+      Elem *out = static_cast<Elem *>(m[k].out) + (base - outShift);
       if (stream)
         streamCopy(out, result, bytes);
       else if (out != dst)
@@ -572,7 +652,7 @@ void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
 }
 
 using SliceFn = void (*)(const Announcement *, int64_t, int64_t, int64_t,
-                         int64_t, int64_t, bool);
+                         int64_t, int64_t, int64_t, bool);
 
 template <typename T> SliceFn pickInt(int32_t reduction) {
   switch (reduction) {
@@ -659,37 +739,6 @@ bool isValidReduction(int32_t reduction, int32_t dtype) {
   return pickReduce(reduction, dtype) != nullptr;
 }
 
-namespace {
-/// The checks that all-reduce and all-gather share.
-GroupPos checkBuffersAndLocate(const char *op, int64_t device, int64_t gridRank,
-                               const int64_t *dims, uint64_t mask,
-                               const void *in, const void *out, int64_t count) {
-  if (count < 0 || (count > 0 && (!in || !out)))
-    collectiveFatal(op, "invalid buffer");
-  return locate(op, device, gridRank, dims, mask);
-}
-} // namespace
-
-GroupPos checkAllReduce(int64_t device, int64_t gridRank, const int64_t *dims,
-                        uint64_t mask, int32_t reduction, int32_t dtype,
-                        const void *in, const void *out, int64_t count) {
-  const char *op = "pcc_all_reduce";
-  if (!isValidReduction(reduction, dtype))
-    collectiveFatal(op, "unsupported reduction or element type");
-  return checkBuffersAndLocate(op, device, gridRank, dims, mask, in, out,
-                               count);
-}
-
-GroupPos checkAllGather(int64_t device, int64_t gridRank, const int64_t *dims,
-                        uint64_t mask, int32_t dtype, const void *in,
-                        const void *out, int64_t count) {
-  const char *op = "pcc_all_gather";
-  if (elemSize(dtype) == 0)
-    collectiveFatal(op, "unsupported element type");
-  return checkBuffersAndLocate(op, device, gridRank, dims, mask, in, out,
-                               count);
-}
-
 void hostReduce(int32_t reduction, int32_t dtype, const void *const *inputs,
                 int64_t n, void *out, int64_t count) {
   std::unique_ptr<Announcement[]> members(new Announcement[n]);
@@ -697,7 +746,116 @@ void hostReduce(int32_t reduction, int32_t dtype, const void *const *inputs,
     members[j].in = inputs[j];
   members[0].out = out;
   pickReduce(reduction, dtype)(members.get(), n, 0, 1, 0, count,
-                               /*stream=*/false);
+                               /*outShift=*/0, /*stream=*/false);
+}
+
+} // namespace pcc::runtime
+
+namespace pcc::runtime {
+namespace {
+
+/// Copies `bytes` from `src` to `dst`, streaming if `stream`.
+void copyOut(void *dst, const void *src, size_t bytes, bool stream) {
+  if (stream)
+    streamCopy(dst, src, bytes);
+  else
+    std::memcpy(dst, src, bytes);
+}
+
+/// The host's collectives between device threads. Each member publishes
+/// its buffers (small inputs staged in the slot), meets its group, computes
+/// its own part reading its peers' inputs, and, unless the inputs were
+/// staged, meets the group again before anyone may reuse its input.
+void hostCollective(const Collective &call, const GroupPos &pos) {
+  size_t inBytes = call.inBytes(), outBytes = call.outBytes(pos.size);
+  const char *op = call.name();
+  GroupSlot *slot = findSlot(call, pos);
+  Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
+                          currentCallSite().shape};
+  bool stage = int64_t(inBytes) <= kStagedBytes;
+  bool stream = int64_t(outBytes) >= kStreamBytes;
+  int64_t es = elemSize(call.dtype);
+  const Announcement *members =
+      publishAndMeet(*slot, op, call.device, pos, call.in, call.out,
+                     fingerprint, stage, outBytes);
+  auto input = [&](int64_t rank, size_t offset) {
+    return static_cast<const char *>(members[rank].in) + offset;
+  };
+  char *out = static_cast<char *>(call.out);
+  switch (call.kind) {
+  case Collective::AllReduce: {
+    SliceFn reduce = pickReduce(call.reduction, call.dtype);
+    if (stage) {
+      // Each member reduces the whole message from the staged copies into
+      // its own output: for small messages a meeting costs more than the
+      // work.
+      reduce(members, pos.size, pos.rank, pos.rank + 1, 0, call.count, 0,
+             /*stream=*/false);
+      return;
+    }
+    // Each member reduces a slice into every member's output.
+    int64_t lo, hi;
+    sliceOf(call.count, es, pos.size, pos.rank, lo, hi);
+    if (lo < hi)
+      reduce(members, pos.size, 0, pos.size, lo, hi, 0, stream);
+    break;
+  }
+  case Collective::ReduceScatter: {
+    // Each member reduces its own part into its own output.
+    int64_t part = call.count / pos.size;
+    pickReduce(call.reduction, call.dtype)(
+        members, pos.size, pos.rank, pos.rank + 1, pos.rank * part,
+        (pos.rank + 1) * part, pos.rank * part, stream);
+    break;
+  }
+  case Collective::AllGather:
+    // Each member pulls every input into its own output: it writes only its
+    // own memory, and the work is evenly spread.
+    for (int64_t j = 0; j < pos.size; ++j)
+      copyOut(out + j * inBytes, input(j, 0), inBytes, stream);
+    break;
+  case Collective::AllToAll: {
+    // Member r pulls chunk r of every input; chunk j of its output is
+    // member j's.
+    size_t chunk = inBytes / size_t(pos.size);
+    for (int64_t j = 0; j < pos.size; ++j)
+      copyOut(out + j * chunk, input(j, size_t(pos.rank) * chunk), chunk,
+              stream);
+    break;
+  }
+  case Collective::Permute: {
+    int64_t source = call.sources[pos.rank];
+    if (source < 0)
+      std::memset(out, 0, inBytes);
+    else
+      copyOut(out, input(source, 0), inBytes, stream);
+    break;
+  }
+  }
+  if (stream)
+    storeFence();
+  // The peers' inputs must stay untouched until everyone has read them.
+  if (!stage)
+    meet(*slot, op, call.device, pos);
+}
+
+} // namespace
+
+void runHostCollective(const Collective &call) {
+  GroupPos pos = checkAndLocate(call);
+  // Every member has the same count, so all skip the exchange together.
+  if (call.count == 0)
+    return;
+  if (pos.size == 1) {
+    // One member: its own value (a sum of one f16/bf16 value would round an
+    // exact f32 back to itself), or zeros where it receives from nobody.
+    if (call.kind == Collective::Permute && call.sources[0] < 0)
+      std::memset(call.out, 0, call.inBytes());
+    else if (call.in != call.out)
+      std::memmove(call.out, call.in, call.inBytes());
+    return;
+  }
+  hostCollective(call, pos);
 }
 
 } // namespace pcc::runtime
@@ -708,78 +866,41 @@ extern "C" void pcc_all_reduce(int64_t device, int64_t grid_rank,
                                const int64_t *grid_dims, uint64_t axes_mask,
                                int32_t reduction, int32_t dtype, const void *in,
                                void *out, int64_t count) {
-  GroupPos pos = checkAllReduce(device, grid_rank, grid_dims, axes_mask,
-                                reduction, dtype, in, out, count);
-  // Every member has the same count, so all skip the exchange together.
-  if (count == 0)
-    return;
-  int64_t es = elemSize(dtype);
-  if (pos.size == 1) {
-    // One member: the reduction of a single value is that value (sums of
-    // f16/bf16 would round an exact f32 back to itself).
-    if (in != out)
-      std::memmove(out, in, size_t(count * es));
-    return;
-  }
-  const char *op = "pcc_all_reduce";
-  GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
-  Fingerprint fingerprint{reduction, dtype, count, currentCallSite().shape};
-  SliceFn reduce = pickReduce(reduction, dtype);
-  if (count * es <= kStagedBytes) {
-    // Each member reduces the whole message from the staged copies into its
-    // own output: for small messages a meeting costs more than the work.
-    const Announcement *members = publishAndMeet(
-        *slot, op, device, pos, in, out, fingerprint, /*stage=*/true);
-    reduce(members, pos.size, pos.rank, pos.rank + 1, 0, count,
-           /*stream=*/false);
-    return;
-  }
-  const Announcement *members =
-      publishAndMeet(*slot, op, device, pos, in, out, fingerprint);
-  int64_t lo, hi;
-  sliceOf(count, es, pos.size, pos.rank, lo, hi);
-  if (lo < hi)
-    reduce(members, pos.size, 0, pos.size, lo, hi, count * es >= kStreamBytes);
-  // Nobody may return (and reuse its in/out) before every slice is written.
-  meet(*slot, op, device, pos);
+  runHostCollective({Collective::AllReduce, device, grid_rank, grid_dims,
+                     axes_mask, nullptr, reduction, dtype, nullptr, in, out,
+                     count});
 }
 
 extern "C" void pcc_all_gather(int64_t device, int64_t grid_rank,
                                const int64_t *grid_dims, uint64_t axes_mask,
                                int32_t dtype, const void *in, void *out,
                                int64_t count) {
-  GroupPos pos = checkAllGather(device, grid_rank, grid_dims, axes_mask, dtype,
-                                in, out, count);
-  if (count == 0)
-    return;
-  const char *op = "pcc_all_gather";
-  size_t bytes = size_t(count * elemSize(dtype));
-  if (pos.size == 1) {
-    if (in != out)
-      std::memcpy(out, in, bytes);
-    return;
-  }
-  GroupSlot *slot = findSlot(grid_rank, grid_dims, axes_mask, pos);
-  Fingerprint fingerprint{kAllGatherKind, dtype, count,
-                          currentCallSite().shape};
-  // A small input is staged, and its owner need not wait for its peers to
-  // have copied it (see pcc_all_reduce).
-  bool stage = int64_t(bytes) <= kStagedBytes;
-  const Announcement *members =
-      publishAndMeet(*slot, op, device, pos, in, out, fingerprint, stage);
-  // Each member pulls every input into its own output: it writes only its
-  // own memory, and the work is evenly spread.
-  char *dst = static_cast<char *>(out);
-  bool stream = int64_t(bytes) >= kStreamBytes;
-  for (int64_t j = 0; j < pos.size; ++j) {
-    if (stream)
-      streamCopy(dst + j * bytes, members[j].in, bytes);
-    else
-      std::memcpy(dst + j * bytes, members[j].in, bytes);
-  }
-  if (stream)
-    storeFence();
-  // The peers' inputs must stay untouched until everyone has copied them.
-  if (!stage)
-    meet(*slot, op, device, pos);
+  runHostCollective({Collective::AllGather, device, grid_rank, grid_dims,
+                     axes_mask, nullptr, 0, dtype, nullptr, in, out, count});
+}
+
+extern "C" void pcc_reduce_scatter(int64_t device, int64_t grid_rank,
+                                   const int64_t *grid_dims, uint64_t axes_mask,
+                                   const int64_t *groups, int32_t reduction,
+                                   int32_t dtype, const void *in, void *out,
+                                   int64_t count) {
+  runHostCollective({Collective::ReduceScatter, device, grid_rank, grid_dims,
+                     axes_mask, groups, reduction, dtype, nullptr, in, out,
+                     count});
+}
+
+extern "C" void pcc_all_to_all(int64_t device, int64_t grid_rank,
+                               const int64_t *grid_dims, uint64_t axes_mask,
+                               const int64_t *groups, int32_t dtype,
+                               const void *in, void *out, int64_t count) {
+  runHostCollective({Collective::AllToAll, device, grid_rank, grid_dims,
+                     axes_mask, groups, 0, dtype, nullptr, in, out, count});
+}
+
+extern "C" void pcc_permute(int64_t device, int64_t grid_rank,
+                            const int64_t *grid_dims, uint64_t axes_mask,
+                            const int64_t *sources, int32_t dtype,
+                            const void *in, void *out, int64_t count) {
+  runHostCollective({Collective::Permute, device, grid_rank, grid_dims,
+                     axes_mask, nullptr, 0, dtype, sources, in, out, count});
 }

@@ -39,51 +39,81 @@ int64_t elemSize(int32_t dtype);
 /// Whether pcc_all_reduce supports (reduction, dtype).
 bool isValidReduction(int32_t reduction, int32_t dtype);
 
+/// What one member asks of a collective: the arguments of pcc_all_reduce,
+/// pcc_all_gather, pcc_reduce_scatter, pcc_all_to_all or pcc_permute
+/// (pcc_runtime.h), which every platform implements.
+struct Collective {
+  enum Kind : int32_t {
+    AllReduce,
+    AllGather,
+    ReduceScatter,
+    AllToAll,
+    Permute
+  };
+  Kind kind;
+  int64_t device;
+  int64_t gridRank;
+  const int64_t *dims;
+  uint64_t mask;
+  /// The axis_index_groups table (pcc_runtime.h), or null.
+  const int64_t *groups = nullptr;
+  /// PCC_SUM, PCC_MAX or PCC_MIN: AllReduce and ReduceScatter only.
+  int32_t reduction = 0;
+  int32_t dtype;
+  /// Permute only: the group rank each member receives from, or -1.
+  const int64_t *sources = nullptr;
+  const void *in;
+  void *out;
+  /// Elements of `in`.
+  int64_t count;
+
+  /// "pcc_all_reduce", ...: for messages.
+  const char *name() const;
+  /// Bytes of `in`, and of `out` for a group of `size`.
+  size_t inBytes() const { return size_t(count * elemSize(dtype)); }
+  size_t outBytes(int64_t size) const;
+};
+
 /// Where a device stands in the group of a collective.
 struct GroupPos {
   int64_t size;   ///< Number of members.
-  int64_t rank;   ///< Row-major index over the participating coordinates.
+  int64_t rank;   ///< Row-major index over the participating coordinates,
+                  ///< or the position in its axis_index_group.
   int64_t leader; ///< Linear index of rank 0: names the group in the grid.
 };
 
-/// The group of `device` in a grid of `gridRank` axes `dims` for a collective
-/// over the axes in `mask`; aborts via collectiveFatal on invalid arguments.
-GroupPos locate(const char *op, int64_t device, int64_t gridRank,
-                const int64_t *dims, uint64_t mask);
+/// Runs `call` on the host, between device threads.
+void runHostCollective(const Collective &call);
 
-/// Checks the arguments of pcc_all_reduce (collectiveFatal on anything that
-/// generated code never passes) and returns the device's place in its group.
-/// Every platform's all-reduce starts with it.
-GroupPos checkAllReduce(int64_t device, int64_t gridRank, const int64_t *dims,
-                        uint64_t mask, int32_t reduction, int32_t dtype,
-                        const void *in, const void *out, int64_t count);
-
-/// The same for pcc_all_gather.
-GroupPos checkAllGather(int64_t device, int64_t gridRank, const int64_t *dims,
-                        uint64_t mask, int32_t dtype, const void *in,
-                        const void *out, int64_t count);
+/// Checks a collective's arguments (collectiveFatal on anything that
+/// generated code never passes) and returns the device's place in its
+/// group. Every platform's collectives start with it.
+GroupPos checkAndLocate(const Collective &call);
 
 /// The linear grid index of the member with group rank `rank` in the group
-/// whose rank 0 is `leader`.
+/// whose rank 0 is `leader` (`groups` as in Collective).
 int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,
-                     int64_t leader, int64_t rank);
+                     const int64_t *groups, int64_t leader, int64_t rank);
 
 /// What a member asks of a collective. The members of a group must agree on
 /// it, or they would exchange buffers of different sizes and types; where
 /// the program cannot prove they do (the uniformity analysis stops what
 /// it can), the runtime checks before any buffer is touched.
 struct Fingerprint {
-  int32_t kind = 0;   ///< The reduction (PCC_SUM, ...) or kAllGatherKind.
+  int32_t kind = 0; ///< See fingerprintKind.
   int32_t dtype = 0;
   int64_t count = 0;  ///< Elements of the input.
   uint64_t shape = 0; ///< Hash of the input's shape (0 when not known).
 
   bool operator==(const Fingerprint &other) const {
-    return kind == other.kind && dtype == other.dtype &&
-           count == other.count && shape == other.shape;
+    return kind == other.kind && dtype == other.dtype && count == other.count &&
+           shape == other.shape;
   }
 };
-constexpr int32_t kAllGatherKind = -1;
+/// The Fingerprint::kind of a collective: its kind and reduction.
+inline int32_t fingerprintKind(const Collective &call) {
+  return call.kind * 4 + call.reduction;
+}
 
 /// Where generated code calls a collective: set by the memref shims for the
 /// duration of their call (CallSiteScope), read by the platforms for
@@ -152,6 +182,7 @@ struct alignas(64) StagedInput {
 struct GroupSlot {
   std::vector<int64_t> dims;
   uint64_t mask;
+  const int64_t *groups;
   int64_t leader;
   int64_t size;
   std::unique_ptr<MemberState[]> members;
@@ -163,13 +194,17 @@ struct GroupSlot {
   /// written by rank 0 between two meetings, never freed.
   void *cudaState = nullptr;
 
-  bool matches(int64_t gridRank, const int64_t *d, uint64_t m, int64_t l) const;
+  bool matches(const Collective &call, int64_t l) const;
+  /// The linear grid index of the member of rank `rank`.
+  int64_t memberDevice(int64_t rank) const {
+    return pcc::runtime::memberDevice(int64_t(dims.size()), dims.data(), mask,
+                                      groups, leader, rank);
+  }
 };
 
-/// The slot of the group at `pos` (created on first use, kept for the life
-/// of the process).
-GroupSlot *findSlot(int64_t gridRank, const int64_t *dims, uint64_t mask,
-                    const GroupPos &pos);
+/// The slot of the group of `call` at `pos` (created on first use, kept for
+/// the life of the process).
+GroupSlot *findSlot(const Collective &call, const GroupPos &pos);
 
 /// Waits for the other members of the group to reach this meeting. A member
 /// that waits past the collective timeout ends the process with status 1,
@@ -183,13 +218,14 @@ void meet(GroupSlot &slot, const char *op, int64_t device, const GroupPos &pos);
 /// they all asked for the same collective. On a mismatch the process ends
 /// with status 1 and an error naming both collectives, before any member
 /// reads a peer's buffer. With `stage`, `in` (at most kStagedBytes) is
-/// copied into the slot first and the copy is announced.
+/// copied into the slot first and the copy is announced (and `outBytes` of
+/// `out` fetched for writing).
 /// Returns every member's announcement, indexed by group rank.
 const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
                                    int64_t device, const GroupPos &pos,
                                    const void *in, void *out,
                                    const Fingerprint &fingerprint,
-                                   bool stage = false);
+                                   bool stage = false, size_t outBytes = 0);
 
 /// Reduces `count` elements of `dtype` over `n` inputs in rank order (the
 /// semantics of pcc_all_reduce) into `out`, on the calling thread. `out` may

@@ -1,4 +1,5 @@
-//===- GpuPlatform.h - what the cuda runtime lends the common one -*- C++ -*-===//
+//===- GpuPlatform.h - what the cuda runtime lends the common one -*- C++
+//-*-===//
 //
 // The common runtime (PCCRuntime) holds no CUDA code, so that the
 // executable of a cpu program carries none. The cuda runtime
@@ -16,19 +17,16 @@
 
 namespace pcc::runtime {
 
+struct Collective;
+
 struct GpuPlatform {
   /// A generic allocation (MLIR's _mlir_memref_to_llvm_aligned_alloc).
   void *(*alloc)(uint64_t alignment, uint64_t size);
   void (*free)(void *ptr);
   /// Whether the calling thread runs a device of the platform.
   bool (*isDeviceThread)();
-  /// pcc_all_reduce / pcc_all_gather on the GPUs, for a device thread.
-  void (*allReduce)(int64_t device, int64_t gridRank, const int64_t *dims,
-                    uint64_t mask, int32_t reduction, int32_t dtype,
-                    const void *in, void *out, int64_t count);
-  void (*allGather)(int64_t device, int64_t gridRank, const int64_t *dims,
-                    uint64_t mask, int32_t dtype, const void *in, void *out,
-                    int64_t count);
+  /// A collective on the GPUs, for a device thread.
+  void (*collective)(const Collective &call);
 };
 
 /// The GPU platform in use, or null while programs run on the host.

@@ -135,40 +135,56 @@ struct CollectiveOperands {
   const GpuPlatform *gpu = nullptr;
 };
 
-void allGather(int64_t device, pcc_unranked_memref *grid, int64_t mask,
-               pcc_unranked_memref *site, pcc_unranked_memref *in,
-               pcc_unranked_memref *out, int32_t dtype, size_t elementSize) {
+/// Runs collective `kind` as generated code passes it (pcc_runtime.h): on
+/// the GPUs for a cuda device's thread, else on the host.
+void runCollective(Collective::Kind kind, int64_t device,
+                   pcc_unranked_memref *grid, int64_t mask,
+                   pcc_unranked_memref *table, int32_t reduction,
+                   pcc_unranked_memref *site, pcc_unranked_memref *in,
+                   pcc_unranked_memref *out, int32_t dtype,
+                   size_t elementSize) {
   CollectiveOperands o(grid, site, in, out, elementSize);
-  (o.gpu ? o.gpu->allGather
-         : pcc_all_gather)(device, o.dims.count, o.gridDims(), mask, dtype,
-                           o.input.data, o.output.data, o.input.count);
+  // A constant of the program: contiguous, and the same address on every
+  // device, which the runtime's group slots rely on.
+  Buffer entries(table, sizeof(int64_t), false);
+  const auto *tableData =
+      entries.count ? reinterpret_cast<const int64_t *>(entries.data) : nullptr;
+  bool permute = kind == Collective::Permute;
+  Collective call{kind,         device,         o.dims.count,
+                  o.gridDims(), uint64_t(mask), permute ? nullptr : tableData,
+                  reduction,    dtype,          permute ? tableData : nullptr,
+                  o.input.data, o.output.data,  o.input.count};
+  if (o.gpu)
+    o.gpu->collective(call);
+  else
+    runHostCollective(call);
 }
 
-void allReduce(int64_t device, pcc_unranked_memref *grid, int64_t mask,
-               int32_t reduction, pcc_unranked_memref *site,
-               pcc_unranked_memref *in, pcc_unranked_memref *out, int32_t dtype,
-               size_t elementSize) {
-  CollectiveOperands o(grid, site, in, out, elementSize);
-  (o.gpu ? o.gpu->allReduce
-         : pcc_all_reduce)(device, o.dims.count, o.gridDims(), mask, reduction,
-                           dtype, o.input.data, o.output.data, o.input.count);
-}
+/// The Collective::Kind of each entry point.
+constexpr Collective::Kind kind_all_reduce = Collective::AllReduce,
+                           kind_all_gather = Collective::AllGather,
+                           kind_reduce_scatter = Collective::ReduceScatter,
+                           kind_all_to_all = Collective::AllToAll,
+                           kind_permute = Collective::Permute;
+
+/// The dtype code and element size of each element type's entry points.
+#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
+  constexpr int32_t kDtype_##suffix = PCC_##Enum;                              \
+  constexpr size_t kElementSize_##suffix = (bits + 7) / 8;
+#include "pcc/Runtime/RuntimeABI.def"
 } // namespace
 
-#define PCC_DEFINE_MEMREF_ALL_GATHER(suffix, dtype, elementSize)               \
-  void _mlir_ciface_pcc_mlir_all_gather_##suffix(                              \
+#define PCC_REDUCTION_ARGUMENT_0 0
+#define PCC_REDUCTION_ARGUMENT_1 reduction
+#define PCC_DEFINE_COLLECTIVE(collective, suffix, reduces)                     \
+  void _mlir_ciface_pcc_mlir_##collective##_##suffix(                          \
       int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      pcc_unranked_memref *site, pcc_unranked_memref *in,                      \
-      pcc_unranked_memref *out) {                                              \
-    allGather(device, grid, axes_mask, site, in, out, dtype, elementSize);     \
-  }
-#define PCC_DEFINE_MEMREF_ALL_REDUCE(suffix, dtype, elementSize)               \
-  void _mlir_ciface_pcc_mlir_all_reduce_##suffix(                              \
-      int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      int32_t reduction, pcc_unranked_memref *site, pcc_unranked_memref *in,   \
-      pcc_unranked_memref *out) {                                              \
-    allReduce(device, grid, axes_mask, reduction, site, in, out, dtype,        \
-              elementSize);                                                    \
+      pcc_unranked_memref *table,                                              \
+      PCC_REDUCTION_PARAMETER_##reduces pcc_unranked_memref *site,             \
+      pcc_unranked_memref *in, pcc_unranked_memref *out) {                     \
+    runCollective(kind_##collective, device, grid, axes_mask, table,           \
+                  PCC_REDUCTION_ARGUMENT_##reduces, site, in, out,             \
+                  kDtype_##suffix, kElementSize_##suffix);                     \
   }
 
 extern "C" void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message,
@@ -190,11 +206,8 @@ _mlir_ciface_pcc_mlir_check_stack(pcc_unranked_memref *function) {
   pcc::runtime::checkStack(siteText(function));
 }
 
-#define PCC_DEFINE_ALL_REDUCE_IF_0(suffix, dtype, elementSize)
-#define PCC_DEFINE_ALL_REDUCE_IF_1 PCC_DEFINE_MEMREF_ALL_REDUCE
 #define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
-  PCC_DEFINE_MEMREF_ALL_GATHER(suffix, PCC_##Enum, (bits + 7) / 8)             \
-  PCC_DEFINE_ALL_REDUCE_IF_##reducible(suffix, PCC_##Enum, (bits + 7) / 8)
+  PCC_COLLECTIVE_ENTRY_POINTS(PCC_DEFINE_COLLECTIVE, suffix, reducible)
 extern "C" {
 #include "pcc/Runtime/RuntimeABI.def"
 }

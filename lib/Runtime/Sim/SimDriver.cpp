@@ -412,6 +412,11 @@ CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t bytes,
   });
 }
 
+CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char value, size_t count,
+                         CUstream stream) {
+  return memsetAsync(dst, value, count, stream);
+}
+
 CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short value, size_t count,
                           CUstream stream) {
   return memsetAsync(dst, value, count, stream);
@@ -627,6 +632,7 @@ const Driver &pcc::runtime::cuda::simulatedDriver() {
       cuMemAllocManaged,
       cuMemFree,
       cuMemcpyAsync,
+      cuMemsetD8Async,
       cuMemsetD16Async,
       cuMemsetD32Async,
       cuModuleLoadDataEx,

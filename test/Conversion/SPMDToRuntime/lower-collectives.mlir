@@ -30,13 +30,13 @@ func.func private @device(%device: i64, %x: tensor<4x2xf32>, %s: f32)
   // that it may be written in place of its input (where
   // pcc-reuse-loop-buffers gives it a loop's value to write).
   // CHECK: %[[E0:.*]] = tensor.empty() : tensor<4x2xf32>
-  // CHECK: spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c2_i64, %c0_i32, %[[SITE:.*]], %[[X:.*]]) outs(%[[E0]]) {elementwise}
-  // CHECK-SAME: : (i64, memref<2xi64>, i64, i32, memref<{{[0-9]+}}xi8>, tensor<4x2xf32>) -> tensor<4x2xf32> -> tensor<4x2xf32>
+  // CHECK: spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c2_i64, %[[NONE:[0-9]+]], %c0_i32, %[[SITE:.*]], %[[X:.*]]) outs(%[[E0]]) {elementwise}
+  // CHECK-SAME: : (i64, memref<2xi64>, i64, memref<0xi64>, i32, memref<{{[0-9]+}}xi8>, tensor<4x2xf32>) -> tensor<4x2xf32> -> tensor<4x2xf32>
   %sum = spmd.psum %x over "j" : tensor<4x2xf32>
 
   // A scalar pmin over both axes goes through a rank-0 tensor.
   // CHECK: %[[S:.*]] = tensor.from_elements %{{.*}} : tensor<f32>
-  // CHECK: %[[MIN:.*]] = spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c3_i64, %c2_i32, %{{.*}}, %[[S]]) outs(%{{.*}})
+  // CHECK: %[[MIN:.*]] = spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %[[DIMS]], %c3_i64, %[[NONE]], %c2_i32, %{{.*}}, %[[S]]) outs(%{{.*}})
   // CHECK: tensor.extract %[[MIN]][] : tensor<f32>
   %min = spmd.pmin %s over ["i", "j"] : f32
 
@@ -68,7 +68,7 @@ func.func private @in_place(%device: i64, %x: tensor<8xf32>,
   %i = arith.index_cast %device : i64 to index
   // CHECK: %[[SITE:.*]] = memref.get_global @_pcc_in_place_site :
   // CHECK: %[[E:.*]] = tensor.empty() : tensor<8xf32>
-  // CHECK: %[[SUM:.*]] = spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %{{.*}}, %c1_i64, %c0_i32, %[[SITE]], %[[X]]) outs(%[[E]])
+  // CHECK: %[[SUM:.*]] = spmd.runtime_call @pcc_mlir_all_reduce_f32(%[[DEV]], %{{.*}}, %c1_i64, %{{.*}}, %c0_i32, %[[SITE]], %[[X]]) outs(%[[E]])
   // CHECK: bufferization.materialize_in_destination %[[SUM]]
   %sum = spmd.psum %x over "i" : tensor<8xf32>
   %rs = memref.subview %r[%i, 0] [1, 8] [1, 1]
@@ -86,4 +86,35 @@ func.func private @in_place(%device: i64, %x: tensor<8xf32>,
   bufferization.materialize_in_destination %t in restrict writable %gs
       : (tensor<16xf32>, memref<16xf32, strided<[1], offset: ?>>) -> ()
   return
+}
+
+// The data-movement collectives, and groups: tables of constants that the
+// runtime reads (pcc_runtime.h), one global per distinct content.
+// CHECK-DAG: memref.global "private" constant @_pcc_movement_table{{.*}} = dense<[2, 0, 1, 3, 1, 2, 0, 3, 0, 2, 0, 2, 2, 2, 2, 2]> {pcc.host_only}
+// CHECK-DAG: memref.global "private" constant @_pcc_movement_table{{.*}} = dense<[3, 0, 1, -1]> {pcc.host_only}
+// CHECK-DAG: memref.global "private" constant @_pcc_movement_table{{.*}} : memref<4xi64> = dense<2> {pcc.host_only}
+// CHECK-LABEL: func private @movement
+func.func private @movement(%device: i64, %x: tensor<8x3xf32>)
+    -> (tensor<8x3xf32>, tensor<2x3xf32>, tensor<8x3xf32>, tensor<8x3xf32>, tensor<2x12xf32>)
+    attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>} {
+  // groups [[2, 0], [1, 3]]: members 2 0 1 3; positions of 0..3 in that
+  // list: 1 2 0 3; where each one's group starts: 0 2 0 2; sizes: all 2.
+  // CHECK: spmd.runtime_call @pcc_mlir_all_reduce_f32(%{{.*}}, %{{.*}}, %c1_i64{{.*}}, %[[GROUPS:[0-9]+]], %c0_i32{{.*}},
+  %g = spmd.psum %x over "i" groups [[2, 0], [1, 3]] : tensor<8x3xf32>
+  // Parts split along dimension 0 and passed as they are.
+  // CHECK: %[[PARTS:.*]] = tensor.expand_shape %{{.*}} {{\[}}[0, 1], [2]] output_shape [4, 2, 3] : tensor<8x3xf32> into tensor<4x2x3xf32>
+  // CHECK: spmd.runtime_call @pcc_mlir_reduce_scatter_f32(%{{.*}}, %{{.*}}, %c1_i64{{.*}}, %{{.*}}, %c0_i32{{.*}}, %{{.*}}, %[[PARTS]])
+  // CHECK-SAME: -> tensor<2x3xf32> -> tensor<2x3xf32>
+  %rs = spmd.psum_scatter %x over "i" tiled : tensor<8x3xf32> -> tensor<2x3xf32>
+  // Device 0 receives from 3, 1 from 0, 2 from 1, 3 from nobody.
+  // CHECK: spmd.runtime_call @pcc_mlir_permute_f32(%{{.*}}, %{{.*}}, %c1_i64{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) outs
+  %p = spmd.ppermute %x over "i" perm [[3, 0], [0, 1], [1, 2]] : tensor<8x3xf32>
+  // CHECK: spmd.runtime_call @pcc_mlir_permute_f32
+  %b = spmd.pbroadcast %x over "i" from 2 : tensor<8x3xf32>
+  // Chunks as parts; the received ones stacked at 0, moved to 1, merged.
+  // CHECK: spmd.runtime_call @pcc_mlir_all_to_all_f32({{.*}}) outs({{.*}}) : {{.*}} -> tensor<4x2x3xf32> -> tensor<4x2x3xf32>
+  // CHECK: linalg.transpose ins(%{{.*}} : tensor<4x2x3xf32>) outs(%{{.*}} : tensor<2x4x3xf32>) permutation = [1, 0, 2]
+  // CHECK: tensor.collapse_shape %{{.*}} {{\[}}[0], [1, 2]] : tensor<2x4x3xf32> into tensor<2x12xf32>
+  %a = spmd.all_to_all %x over "i" split 0 concat 1 tiled : tensor<8x3xf32> -> tensor<2x12xf32>
+  return %g, %rs, %p, %b, %a : tensor<8x3xf32>, tensor<2x3xf32>, tensor<8x3xf32>, tensor<8x3xf32>, tensor<2x12xf32>
 }

@@ -168,3 +168,46 @@ func.func @discardable_attributes() {
   } attributes {note = "kept"}
   return
 }
+
+// CHECK-LABEL: func @data_movement
+func.func @data_movement(%v: tensor<4x3xf32>, %w: tensor<8x3xf32>, %s: i1) {
+  spmd.pmap "i" size 4 {
+    // CHECK: spmd.psum_scatter %{{.*}} over "i" : tensor<4x3xf32> -> tensor<3xf32>
+    %rs = spmd.psum_scatter %v over "i" : tensor<4x3xf32> -> tensor<3xf32>
+    // CHECK: spmd.psum_scatter %{{.*}} over "i" tiled : tensor<8x3xf32> -> tensor<2x3xf32>
+    %rt = spmd.psum_scatter %w over "i" tiled : tensor<8x3xf32> -> tensor<2x3xf32>
+    // CHECK: spmd.ppermute %{{.*}} over "i" perm {{\[}}[0, 1], [1, 2], [2, 3], [3, 0]] : tensor<4x3xf32>
+    %p = spmd.ppermute %v over "i" perm [[0, 1], [1, 2], [2, 3], [3, 0]] : tensor<4x3xf32>
+    // CHECK: spmd.ppermute %{{.*}} over "i" perm {{\[}}[2, 0]] : i1
+    %p1 = spmd.ppermute %s over "i" perm [[2, 0]] : i1
+    // CHECK: spmd.pshuffle %{{.*}} over "i" perm [3, 0, 1, 2] : tensor<4x3xf32>
+    %q = spmd.pshuffle %v over "i" perm [3, 0, 1, 2] : tensor<4x3xf32>
+    // CHECK: spmd.all_to_all %{{.*}} over "i" split 0 concat 1 : tensor<4x3xf32> -> tensor<3x4xf32>
+    %a = spmd.all_to_all %v over "i" split 0 concat 1 : tensor<4x3xf32> -> tensor<3x4xf32>
+    // CHECK: spmd.all_to_all %{{.*}} over "i" split 0 concat 1 tiled : tensor<8x3xf32> -> tensor<2x12xf32>
+    %at = spmd.all_to_all %w over "i" split 0 concat 1 tiled : tensor<8x3xf32> -> tensor<2x12xf32>
+    // CHECK: spmd.pbroadcast %{{.*}} over "i" from 2 : tensor<4x3xf32>
+    %b = spmd.pbroadcast %v over "i" from 2 : tensor<4x3xf32>
+    spmd.yield
+  }
+  return
+}
+
+// CHECK-LABEL: func @groups
+func.func @groups(%v: tensor<4x3xf32>) {
+  spmd.pmap "i" size 4 {
+    // CHECK: spmd.psum %{{.*}} over "i" groups {{\[}}[0, 2], [1, 3]] : tensor<4x3xf32>
+    %s = spmd.psum %v over "i" groups [[0, 2], [1, 3]] : tensor<4x3xf32>
+    // CHECK: spmd.pmean %{{.*}} over "i" groups {{\[}}[0], [1, 2, 3]] : tensor<4x3xf32>
+    %m = spmd.pmean %v over "i" groups [[0], [1, 2, 3]] : tensor<4x3xf32>
+    // CHECK: spmd.all_gather %{{.*}} over "i" groups {{\[}}[0, 3], [1, 2]] tiled : tensor<4x3xf32> -> tensor<8x3xf32>
+    %g = spmd.all_gather %v over "i" groups [[0, 3], [1, 2]] tiled : tensor<4x3xf32> -> tensor<8x3xf32>
+    // CHECK: spmd.psum_scatter %{{.*}} over "i" groups {{\[}}[0, 1], [2, 3]] dim 1 : tensor<4x2xf32> -> tensor<4xf32>
+    %w = tensor.extract_slice %v[0, 0] [4, 2] [1, 1] : tensor<4x3xf32> to tensor<4x2xf32>
+    %rs = spmd.psum_scatter %w over "i" groups [[0, 1], [2, 3]] dim 1 : tensor<4x2xf32> -> tensor<4xf32>
+    // CHECK: spmd.all_to_all %{{.*}} over "i" groups {{\[}}[0, 1], [2, 3]] split 0 concat 0 tiled : tensor<4x3xf32> -> tensor<4x3xf32>
+    %a = spmd.all_to_all %v over "i" groups [[0, 1], [2, 3]] split 0 concat 0 tiled : tensor<4x3xf32> -> tensor<4x3xf32>
+    spmd.yield
+  }
+  return
+}

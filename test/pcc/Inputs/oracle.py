@@ -284,6 +284,273 @@ func.func @main() -> tensor<{devices}xi64> {{
     return Case(f"size-only-n{devices}", program, [], [k * k.sum()])
 
 
+def pmap_program(t_full, t_dev, body, t_res, full_res):
+    """A pmap over "i" whose body computes %r from %x (its slice of %a)."""
+    return f"""
+func.func @main(%a: {t_full}) -> {full_res} {{
+  %out = spmd.pmap "i" (%x = %a : {t_full}) -> ({full_res}) {{
+{body}
+    spmd.yield %r : {t_res}
+  }}
+  return %out : {full_res}
+}}
+"""
+
+
+def groups_attr(groups):
+    if groups is None:
+        return ""
+    return " groups [" + ", ".join(
+        "[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+
+
+def group_of(groups, devices, d):
+    """The members of device d's group, in order, and d's position."""
+    if groups is None:
+        return list(range(devices)), d
+    for g in groups:
+        if d in g:
+            return list(g), g.index(d)
+    raise AssertionError
+
+
+def split_parts(value, dim, parts, tiled):
+    if tiled:
+        return np.split(value, parts, axis=dim)
+    return [np.take(value, k, axis=dim) for k in range(parts)]
+
+
+def psum_scatter_case(elem, devices, shape, dim=0, tiled=False, groups=None):
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    results = []
+    for d in range(devices):
+        members, k = group_of(groups, devices, d)
+        total = accumulate([a[m] for m in members], elem, "sum")
+        results.append(split_parts(total, dim, len(members), tiled)[k])
+    t_dev, t_res = shape_str(shape, elem), shape_str(results[0].shape, elem)
+    attrs = groups_attr(groups) + (f" dim {dim}" if dim else "") + (
+        " tiled" if tiled else "")
+    body = f"    %r = spmd.psum_scatter %x over \"i\"{attrs} : {t_dev} -> {t_res}"
+    program = pmap_program(shape_str(full, elem), t_dev, body, t_res,
+                           shape_str((devices,) + results[0].shape, elem))
+    name = (f"psum_scatter-{elem}-n{devices}-{'x'.join(map(str, shape))}"
+            f"-dim{dim}{'-tiled' if tiled else ''}{'-groups' if groups else ''}")
+    return Case(name, program, [a], [np.stack(results)])
+
+
+def reduction_groups_case(op, elem, groups):
+    mnemonic = {"sum": "psum", "max": "pmax", "min": "pmin",
+                "mean": "pmean"}[op]
+    devices = sum(len(g) for g in groups)
+    shape = (3,)
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    results = []
+    for d in range(devices):
+        members, _ = group_of(groups, devices, d)
+        value = accumulate([a[m] for m in members], elem,
+                           "sum" if op == "mean" else op)
+        if op == "mean":
+            value = (value / DTYPES[elem](len(members))).astype(DTYPES[elem])
+        results.append(value)
+    t_dev = shape_str(shape, elem)
+    body = (f"    %r = spmd.{mnemonic} %x over \"i\"{groups_attr(groups)}"
+            f" : {t_dev}")
+    program = pmap_program(shape_str(full, elem), t_dev, body, t_dev,
+                           shape_str(full, elem))
+    return Case(f"{mnemonic}-{elem}-groups-{len(groups)}x", program, [a],
+                [np.stack(results)])
+
+
+def all_gather_groups_case(elem, groups, tiled):
+    devices = sum(len(g) for g in groups)
+    shape = (2,)
+    a = random_array((devices,) + shape, elem)
+    results = []
+    for d in range(devices):
+        members, _ = group_of(groups, devices, d)
+        parts = [a[m] for m in members]
+        results.append(np.concatenate(parts) if tiled else np.stack(parts))
+    t_dev, t_res = shape_str(shape, elem), shape_str(results[0].shape, elem)
+    body = (f"    %r = spmd.all_gather %x over \"i\"{groups_attr(groups)}"
+            f"{' tiled' if tiled else ''} : {t_dev} -> {t_res}")
+    program = pmap_program(shape_str((devices,) + shape, elem), t_dev, body,
+                           t_res, shape_str((devices,) + results[0].shape,
+                                            elem))
+    return Case(f"all_gather-{elem}-groups{'-tiled' if tiled else ''}",
+                program, [a], [np.stack(results)])
+
+
+def permutation_case(kind, elem, devices, shape, perm):
+    """ppermute (perm: pairs), pshuffle (perm: sources) or pbroadcast (perm:
+    the source)."""
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    if kind == "ppermute":
+        results = [np.zeros(shape, DTYPES[elem]) for _ in range(devices)]
+        for source, destination in perm:
+            results[destination] = a[source]
+        attrs = " perm [" + ", ".join(f"[{s}, {t}]" for s, t in perm) + "]"
+    elif kind == "pshuffle":
+        results = [a[perm[d]] for d in range(devices)]
+        attrs = " perm [" + ", ".join(map(str, perm)) + "]"
+    else:
+        results = [a[perm]] * devices
+        attrs = f" from {perm}"
+    t_dev = shape_str(shape, elem) if shape else elem
+    body = f"    %r = spmd.{kind} %x{'' if shape else 's'} over \"i\"{attrs} : {t_dev}"
+    if not shape:
+        body = f"    %xs = tensor.extract %x[] : tensor<{elem}>\n" + body
+    program = pmap_program(shape_str(full, elem), t_dev, body, t_dev,
+                           shape_str(full, elem))
+    return Case(f"{kind}-{elem}-n{devices}-{'x'.join(map(str, shape)) or 's'}",
+                program, [a], [np.stack(results)])
+
+
+def all_to_all_case(elem, devices, shape, split, concat, tiled, groups=None):
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    results = []
+    for d in range(devices):
+        members, k = group_of(groups, devices, d)
+        chunks = [split_parts(a[m], split, len(members), tiled)[k]
+                  for m in members]
+        results.append(np.concatenate(chunks, axis=concat) if tiled
+                       else np.stack(chunks, axis=concat))
+    t_dev, t_res = shape_str(shape, elem), shape_str(results[0].shape, elem)
+    attrs = (groups_attr(groups) + f" split {split} concat {concat}"
+             + (" tiled" if tiled else ""))
+    body = f"    %r = spmd.all_to_all %x over \"i\"{attrs} : {t_dev} -> {t_res}"
+    program = pmap_program(shape_str(full, elem), t_dev, body, t_res,
+                           shape_str((devices,) + results[0].shape, elem))
+    name = (f"all_to_all-{elem}-n{devices}-s{split}c{concat}"
+            f"{'-tiled' if tiled else ''}{'-groups' if groups else ''}")
+    return Case(name, program, [a], [np.stack(results)])
+
+
+def identities_case(elem, devices):
+    """all_gather(psum_scatter(x)) is psum(x); pshuffle by a permutation and
+    its inverse, and all_to_all twice with split and concat swapped, give x
+    back: each checked against NumPy, bit for bit."""
+    shape = (devices * 2, 3)
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    perm = [(d + 1) % devices for d in range(devices)]
+    inverse = [perm.index(d) for d in range(devices)]
+    t_dev = shape_str(shape, elem)
+    t_part = shape_str((2, 3), elem)
+    t_moved = shape_str((2, devices * 3), elem)
+    perm_text = ", ".join(map(str, perm))
+    inverse_text = ", ".join(map(str, inverse))
+    program = f"""
+func.func @main(%a: {shape_str(full, elem)}) -> ({shape_str(full, elem)}, {shape_str(full, elem)}, {shape_str(full, elem)}, {shape_str(full, elem)}) {{
+  %out:4 = spmd.pmap "i" (%x = %a : {shape_str(full, elem)}) -> ({shape_str(full, elem)}, {shape_str(full, elem)}, {shape_str(full, elem)}, {shape_str(full, elem)}) {{
+    %s = spmd.psum %x over "i" : {t_dev}
+    %rs = spmd.psum_scatter %x over "i" tiled : {t_dev} -> {t_part}
+    %g = spmd.all_gather %rs over "i" tiled : {t_part} -> {t_dev}
+    %p = spmd.pshuffle %x over "i" perm [{perm_text}] : {t_dev}
+    %q = spmd.pshuffle %p over "i" perm [{inverse_text}] : {t_dev}
+    %t = spmd.all_to_all %x over "i" split 0 concat 1 tiled : {t_dev} -> {t_moved}
+    %u = spmd.all_to_all %t over "i" split 1 concat 0 tiled : {t_moved} -> {t_dev}
+    spmd.yield %s, %g, %q, %u : {t_dev}, {t_dev}, {t_dev}, {t_dev}
+  }}
+  return %out#0, %out#1, %out#2, %out#3 : {shape_str(full, elem)}, {shape_str(full, elem)}, {shape_str(full, elem)}, {shape_str(full, elem)}
+}}
+"""
+    total = np.stack([accumulate(list(a), elem, "sum")] * devices)
+    return Case(f"identities-{elem}-n{devices}", program, [a],
+                [total, total, a, a])
+
+
+def grid_movement_case(rows, cols):
+    """psum_scatter, ppermute and all_to_all over two axes, in grid order
+    and reversed: device positions are row-major in the order written."""
+    n = rows * cols
+    a = random_array((rows, cols, n), "i32")
+    program = f"""
+func.func @main(%a: tensor<{rows}x{cols}x{n}xi32>)
+    -> (tensor<{rows}x{cols}xi32>, tensor<{rows}x{cols}xi32>, tensor<{rows}x{cols}x{n}xi32>, tensor<{rows}x{cols}x{n}xi32>) {{
+  %r:4 = spmd.pmap "i" (%row = %a : tensor<{rows}x{cols}x{n}xi32>)
+      -> (tensor<{rows}x{cols}xi32>, tensor<{rows}x{cols}xi32>, tensor<{rows}x{cols}x{n}xi32>, tensor<{rows}x{cols}x{n}xi32>) {{
+    %s:4 = spmd.pmap "j" (%x = %row : tensor<{cols}x{n}xi32>)
+        -> (tensor<{cols}xi32>, tensor<{cols}xi32>, tensor<{cols}x{n}xi32>, tensor<{cols}x{n}xi32>) {{
+      %ij = spmd.psum_scatter %x over ["i", "j"] : tensor<{n}xi32> -> tensor<i32>
+      %ji = spmd.psum_scatter %x over ["j", "i"] : tensor<{n}xi32> -> tensor<i32>
+      %p = spmd.pshuffle %x over ["j", "i"] perm [{", ".join(str((k + 1) % n) for k in range(n))}] : tensor<{n}xi32>
+      %t = spmd.all_to_all %x over ["j", "i"] split 0 concat 0 : tensor<{n}xi32> -> tensor<{n}xi32>
+      %ij0 = tensor.extract %ij[] : tensor<i32>
+      %ji0 = tensor.extract %ji[] : tensor<i32>
+      spmd.yield %ij0, %ji0, %p, %t : i32, i32, tensor<{n}xi32>, tensor<{n}xi32>
+    }}
+    spmd.yield %s#0, %s#1, %s#2, %s#3 : tensor<{cols}xi32>, tensor<{cols}xi32>, tensor<{cols}x{n}xi32>, tensor<{cols}x{n}xi32>
+  }}
+  return %r#0, %r#1, %r#2, %r#3 : tensor<{rows}x{cols}xi32>, tensor<{rows}x{cols}xi32>, tensor<{rows}x{cols}x{n}xi32>, tensor<{rows}x{cols}x{n}xi32>
+}}
+"""
+    # Written-order index of device (i, j): i*cols + j for ["i", "j"],
+    # j*rows + i for ["j", "i"].
+    order_ji = [(i, j) for j in range(cols) for i in range(rows)]
+    total = accumulate([a[i, j] for i in range(rows) for j in range(cols)],
+                       "i32", "sum")
+    ij = np.zeros((rows, cols), np.int32)
+    ji = np.zeros((rows, cols), np.int32)
+    p = np.zeros_like(a)
+    t = np.zeros_like(a)
+    for i in range(rows):
+        for j in range(cols):
+            ij[i, j] = total[i * cols + j]
+            k = j * rows + i
+            ji[i, j] = total[k]
+            p[i, j] = a[order_ji[(k + 1) % n]]
+            t[i, j] = [a[order_ji[m]][k] for m in range(n)]
+    return Case(f"grid-movement-{rows}x{cols}", program, [a], [ij, ji, p, t])
+
+
+def movement_cases():
+    for elem in INTS + FLOATS:
+        yield psum_scatter_case(elem, 4, (4, 3))
+    for devices in (1, 2, 3, 8):
+        yield psum_scatter_case("f32", devices, (devices * 2,), 0, True)
+    yield psum_scatter_case("f64", 3, (2, 3, 5), 1, False)
+    yield psum_scatter_case("i32", 4, (3, 8), 1, True)
+    yield psum_scatter_case("f32", 2, (1 << 17,), 0, True)
+    yield psum_scatter_case("f32", 4, (6, 4), 1, True, [[0, 3], [2, 1]])
+    for op in ("sum", "max", "min"):
+        yield reduction_groups_case(op, "i32", [[0, 2], [1, 3]])
+        yield reduction_groups_case(op, "f32", [[4, 0, 2], [1], [3, 5]])
+    yield reduction_groups_case("mean", "f32", [[4, 0, 2], [1], [3, 5]])
+    yield reduction_groups_case("mean", "f64", [[0, 1, 2, 3], [4, 5, 6, 7]])
+    yield reduction_groups_case("sum", "f32", [[0, 1, 2, 3], [4, 5, 6, 7]])
+    yield all_gather_groups_case("i64", [[3, 0], [1, 2]], False)
+    yield all_gather_groups_case("f16", [[0, 1, 2], [5, 4, 3]], True)
+    for elem in INTS + FLOATS:
+        yield permutation_case("ppermute", elem, 4, (3,),
+                               [(0, 1), (1, 2), (2, 3), (3, 0)])
+    yield permutation_case("ppermute", "f32", 5, (2, 2), [(0, 2), (4, 1)])
+    yield permutation_case("ppermute", "i64", 3, (), [(2, 0)])
+    yield permutation_case("ppermute", "f32", 1, (4,), [(0, 0)])
+    for devices, perm in ((2, [1, 0]), (3, [2, 0, 1]),
+                          (8, [3, 7, 0, 1, 2, 6, 5, 4])):
+        yield permutation_case("pshuffle", "f32", devices, (5,), perm)
+    yield permutation_case("pshuffle", "i8", 4, (), [3, 2, 1, 0])
+    for elem in ("i16", "f64"):
+        yield permutation_case("pbroadcast", elem, 4, (3,), 2)
+    yield permutation_case("pbroadcast", "f32", 8, (1000,), 7)
+    for elem in ("i8", "f16", "f32", "i64"):
+        yield all_to_all_case(elem, 4, (4, 3), 0, 1, False)
+    yield all_to_all_case("f32", 3, (2, 3), 1, 0, False)
+    yield all_to_all_case("f32", 2, (4, 3), 0, 1, True)
+    yield all_to_all_case("i32", 4, (3, 8), 1, 0, True)
+    yield all_to_all_case("f64", 8, (8, 2), 0, 0, False)
+    yield all_to_all_case("f32", 1, (3, 2), 0, 1, True)
+    yield all_to_all_case("i32", 4, (4, 2), 0, 1, True, [[0, 2], [3, 1]])
+    for elem in ("f32", "i32", "f16"):
+        yield identities_case(elem, 4)
+    yield identities_case("f64", 3)
+    yield grid_movement_case(2, 3)
+
+
 def cases():
     for elem in INTS + FLOATS:
         for op in ("sum", "max", "min"):
@@ -310,6 +577,7 @@ def cases():
     yield scalar_and_captured_case()
     for devices in (1, 4, 13):
         yield size_only_case(devices)
+    yield from movement_cases()
 
 
 def run_case(pcc, case, workdir):

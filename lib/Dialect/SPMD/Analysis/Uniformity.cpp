@@ -146,12 +146,18 @@ void UniformityAnalysis::visit(Operation *op) {
   }
 
   if (auto collective = dyn_cast<AxisOpInterface>(op)) {
-    // Every device of the named axes receives the same result.
+    // Where every device of the named axes receives the same result, it no
+    // longer varies along them; where devices receive different parts or
+    // groups different results, it varies along them all.
     ArrayAttr over = collective.getAxisNames();
+    bool uniform = collective.hasUniformResult();
     AxisSet axes;
     for (StringAttr axis : getOperandAxes(op->getOperands()))
-      if (!llvm::is_contained(over, axis))
+      if (!uniform || !llvm::is_contained(over, axis))
         axes.push_back(axis);
+    if (!uniform)
+      for (Attribute axis : over)
+        axes.push_back(cast<StringAttr>(axis));
     for (Value result : op->getResults())
       join(result, axes);
     return;
@@ -159,10 +165,9 @@ void UniformityAnalysis::visit(Operation *op) {
 
   // Memory: whatever a write's operands vary along, reads may see.
   // (Structured ops such as linalg.fill on a buffer have a region too.)
-  bool unknownEffects =
-      !isa<MemoryEffectOpInterface>(op) &&
-      !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
-      !isMemoryEffectFree(op);
+  bool unknownEffects = !isa<MemoryEffectOpInterface>(op) &&
+                        !op->hasTrait<OpTrait::HasRecursiveMemoryEffects>() &&
+                        !isMemoryEffectFree(op);
   if (unknownEffects || hasEffect<MemoryEffects::Write>(op)) {
     AxisSet written = getOperandAxes(op->getOperands());
     unite(written, getEnclosingControlAxes(op));

@@ -165,8 +165,64 @@ static FailureOr<int64_t> verifyAxisNames(Operation *op, ArrayAttr names) {
   return groupSize;
 }
 
+/// Checks the axes of `op` and its `groups`, if any: one axis name, and
+/// groups that hold every position along it exactly once (of equal sizes
+/// where `equalGroups`). Returns N, the number of devices that run the
+/// collective together: the product of the axes' sizes, or the size of a
+/// group (the first, where sizes may differ).
+static FailureOr<int64_t> verifyAxesAndGroups(AxisOpInterface op,
+                                              bool equalGroups) {
+  FailureOr<int64_t> axisSize = verifyAxisNames(op, op.getAxisNames());
+  ArrayAttr groups = op.getGroupsAttr();
+  if (failed(axisSize) || !groups)
+    return axisSize;
+  if (op.getAxisNames().size() != 1)
+    return op->emitOpError()
+           << "takes 'groups' with a single axis name only, as JAX's "
+              "axis_index_groups; got "
+           << op.getAxisNames().size()
+           << " axes: gather over one axis, or drop 'groups'";
+  if (groups.empty())
+    return op->emitOpError() << "needs at least one group in 'groups'";
+  SmallVector<int64_t> groupOf(*axisSize, -1);
+  for (auto [index, attr] : llvm::enumerate(groups)) {
+    ArrayRef<int64_t> group = cast<DenseI64ArrayAttr>(attr).asArrayRef();
+    if (group.empty())
+      return op->emitOpError() << "group #" << index << " is empty";
+    if (equalGroups &&
+        int64_t(group.size()) != cast<DenseI64ArrayAttr>(groups[0]).size())
+      return op->emitOpError()
+             << "needs groups of equal size, but group #" << index << " has "
+             << group.size() << " members and group #0 has "
+             << cast<DenseI64ArrayAttr>(groups[0]).size()
+             << "; only psum, pmean, pmax and pmin take groups of "
+                "different sizes";
+    for (int64_t position : group) {
+      if (position < 0 || position >= *axisSize)
+        return op->emitOpError()
+               << "group #" << index << " names position " << position
+               << ", outside axis " << op.getAxisNames()[0] << " of size "
+               << *axisSize << " (positions are 0 to " << *axisSize - 1 << ")";
+      if (groupOf[position] >= 0)
+        return op->emitOpError()
+               << "position " << position << " is in group #"
+               << groupOf[position] << " and again in group #" << index
+               << "; the groups must hold every position along the axis "
+                  "exactly once";
+      groupOf[position] = index;
+    }
+  }
+  if (auto missing = llvm::find(groupOf, -1); missing != groupOf.end())
+    return op->emitOpError()
+           << "position " << missing - groupOf.begin() << " of axis "
+           << op.getAxisNames()[0]
+           << " is in no group; the groups must hold every position along "
+              "the axis exactly once";
+  return int64_t(cast<DenseI64ArrayAttr>(groups[0]).size());
+}
+
 int64_t pcc::spmd::getGroupSize(AxisOpInterface op) {
-  FailureOr<int64_t> size = verifyAxisNames(op, op.getAxisNames());
+  FailureOr<int64_t> size = verifyAxesAndGroups(op, /*equalGroups=*/false);
   assert(succeeded(size) && "expected a verified op");
   return *size;
 }
@@ -202,6 +258,36 @@ static ParseResult parseAxisNames(OpAsmParser &parser, ArrayAttr &names) {
   return success();
 }
 
+/// Parses `[[0, 1], [2, 3]]`: lists of integers, as `groups` and
+/// ppermute's `perm` hold them.
+static ParseResult parseIndexLists(OpAsmParser &parser, ArrayAttr &lists) {
+  SmallVector<Attribute> parsed;
+  auto parseList = [&]() -> ParseResult {
+    SmallVector<int64_t> list;
+    if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, [&]() {
+          return parser.parseInteger(list.emplace_back());
+        }))
+      return failure();
+    parsed.push_back(parser.getBuilder().getDenseI64ArrayAttr(list));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(OpAsmParser::Delimiter::Square, parseList))
+    return failure();
+  lists = parser.getBuilder().getArrayAttr(parsed);
+  return success();
+}
+
+static void printIndexLists(OpAsmPrinter &printer, Operation *,
+                            ArrayAttr lists) {
+  printer << '[';
+  llvm::interleaveComma(lists, printer, [&](Attribute list) {
+    printer << '[';
+    llvm::interleaveComma(cast<DenseI64ArrayAttr>(list).asArrayRef(), printer);
+    printer << ']';
+  });
+  printer << ']';
+}
+
 static void printAxisNames(OpAsmPrinter &printer, Operation *,
                            ArrayAttr names) {
   if (names.size() == 1) {
@@ -212,6 +298,26 @@ static void printAxisNames(OpAsmPrinter &printer, Operation *,
   llvm::interleaveComma(names, printer,
                         [&](Attribute name) { printer.printAttribute(name); });
   printer << ']';
+}
+
+/// Parses the axes of a collective that takes `groups`: `"i"` or
+/// `["i", "j"]`, then optionally `groups [[0, 2], [1, 3]]`.
+static ParseResult parseAxesAndGroups(OpAsmParser &parser, ArrayAttr &names,
+                                      ArrayAttr &groups) {
+  if (parseAxisNames(parser, names))
+    return failure();
+  if (failed(parser.parseOptionalKeyword("groups")))
+    return success();
+  return parseIndexLists(parser, groups);
+}
+
+static void printAxesAndGroups(OpAsmPrinter &printer, Operation *op,
+                               ArrayAttr names, ArrayAttr groups) {
+  printAxisNames(printer, op, names);
+  if (!groups)
+    return;
+  printer << " groups ";
+  printIndexLists(printer, op, groups);
 }
 
 //===----------------------------------------------------------------------===//
@@ -458,7 +564,8 @@ LogicalResult YieldOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult AllGatherOp::verify() {
-  FailureOr<int64_t> groupSize = verifyAxisNames(*this, getAxisNames());
+  FailureOr<int64_t> groupSize =
+      verifyAxesAndGroups(*this, /*equalGroups=*/true);
   if (failed(groupSize))
     return failure();
 
@@ -493,6 +600,173 @@ LogicalResult AllGatherOp::verify() {
                          << " devices' " << inputType << " "
                          << (getTiled() ? "concatenated along" : "stacked at")
                          << " axis " << axis << " give " << expected;
+  return success();
+}
+
+/// Checks that dimension `dim` of `type` can be split into `parts` parts
+/// (its size equal to `parts`, or divisible by it when `tiled`). `what`
+/// names the attribute in messages ("dim", "split"). Returns the size of a
+/// part along that dimension.
+static FailureOr<int64_t> verifySplitDimension(Operation *op,
+                                               RankedTensorType type,
+                                               int64_t dim, int64_t parts,
+                                               bool tiled, StringRef what) {
+  int64_t rank = type.getRank();
+  if (dim < 0 || dim >= rank)
+    return op->emitOpError()
+           << "'" << what << " " << dim << "' is out of range for operand type "
+           << type << "; expected 0 to " << rank - 1;
+  int64_t size = type.getDimSize(dim);
+  if (!tiled && size != parts)
+    return op->emitOpError()
+           << "splits dimension " << dim << " of " << type << " (size " << size
+           << ") into one part per device, so its size must equal "
+           << "the number of devices, " << parts
+           << "; with 'tiled' it need only be divisible by it";
+  if (tiled && size % parts != 0)
+    return op->emitOpError()
+           << "splits dimension " << dim << " of " << type << " (size " << size
+           << ") into " << parts << " equal blocks, but " << size
+           << " is not divisible by " << parts;
+  return tiled ? size / parts : int64_t(1);
+}
+
+/// Checks that `op`'s written result type is `expected`; `how` says how the
+/// result follows from the operand.
+static LogicalResult verifyResultType(Operation *op, Type expected,
+                                      const Twine &how) {
+  Type actual = op->getResult(0).getType();
+  if (actual == expected)
+    return success();
+  return op->emitOpError() << "result type " << actual
+                           << " does not follow from the operand: " << how
+                           << " give " << expected;
+}
+
+LogicalResult PsumScatterOp::verify() {
+  FailureOr<int64_t> parts = verifyAxesAndGroups(*this, /*equalGroups=*/true);
+  if (failed(parts))
+    return failure();
+  auto type = cast<RankedTensorType>(getInput().getType());
+  int64_t dim = getDim();
+  FailureOr<int64_t> partSize =
+      verifySplitDimension(*this, type, dim, *parts, getTiled(), "dim");
+  if (failed(partSize))
+    return failure();
+  SmallVector<int64_t> shape(type.getShape());
+  if (getTiled())
+    shape[dim] = *partSize;
+  else
+    shape.erase(shape.begin() + dim);
+  return verifyResultType(*this,
+                          RankedTensorType::get(shape, type.getElementType()),
+                          Twine(*parts) + " parts of dimension " + Twine(dim) +
+                              (getTiled() ? ", tiled," : ""));
+}
+
+/// Checks that `positions` (of `what`) lie along the op's axes (of size
+/// `size`) and that none repeats; `hint` ends the messages.
+static LogicalResult verifyPositions(Operation *op, ArrayRef<int64_t> positions,
+                                     int64_t size, StringRef what,
+                                     StringRef hint) {
+  SmallVector<bool> seen(size, false);
+  for (int64_t position : positions) {
+    if (position < 0 || position >= size)
+      return op->emitOpError()
+             << what << " " << position
+             << " is out of range: the named axes have " << size
+             << " devices, at positions 0 to " << size - 1 << hint;
+    if (seen[position])
+      return op->emitOpError()
+             << what << " " << position << " appears twice in 'perm'" << hint;
+    seen[position] = true;
+  }
+  return success();
+}
+
+LogicalResult PpermuteOp::verify() {
+  FailureOr<int64_t> size = verifyAxisNames(*this, getAxisNames());
+  if (failed(size))
+    return failure();
+  SmallVector<int64_t> sources, destinations;
+  for (auto [index, attr] : llvm::enumerate(getPerm())) {
+    ArrayRef<int64_t> pair = cast<DenseI64ArrayAttr>(attr).asArrayRef();
+    if (pair.size() != 2)
+      return emitOpError() << "'perm' entry #" << index << " has "
+                           << pair.size()
+                           << " positions; each entry is a [source, "
+                              "destination] pair";
+    sources.push_back(pair[0]);
+    destinations.push_back(pair[1]);
+  }
+  StringRef hint = "; each device sends to at most one and receives from at "
+                   "most one";
+  if (failed(verifyPositions(*this, sources, *size, "source", hint)))
+    return failure();
+  return verifyPositions(*this, destinations, *size, "destination", hint);
+}
+
+LogicalResult PshuffleOp::verify() {
+  FailureOr<int64_t> size = verifyAxisNames(*this, getAxisNames());
+  if (failed(size))
+    return failure();
+  if (int64_t(getPerm().size()) != *size)
+    return emitOpError() << "'perm' has " << getPerm().size()
+                         << " entries, but the named axes have " << *size
+                         << " devices; it must be a permutation of 0 to "
+                         << *size - 1 << " (device k receives perm[k]'s value)";
+  std::string hint =
+      ("; 'perm' must be a permutation of 0 to " + Twine(*size - 1) +
+       " (use 'spmd.ppermute' for a "
+       "partial one)")
+          .str();
+  return verifyPositions(*this, getPerm(), *size, "source", hint);
+}
+
+LogicalResult AllToAllOp::verify() {
+  FailureOr<int64_t> parts = verifyAxesAndGroups(*this, /*equalGroups=*/true);
+  if (failed(parts))
+    return failure();
+  auto type = cast<RankedTensorType>(getInput().getType());
+  int64_t split = getSplit(), concat = getConcat();
+  FailureOr<int64_t> chunk =
+      verifySplitDimension(*this, type, split, *parts, getTiled(), "split");
+  if (failed(chunk))
+    return failure();
+  // The received chunks, each of the operand's shape split along `split`.
+  SmallVector<int64_t> shape(type.getShape());
+  if (getTiled())
+    shape[split] = *chunk;
+  else
+    shape.erase(shape.begin() + split);
+  int64_t rank = shape.size();
+  if (getTiled() ? (concat < 0 || concat >= rank)
+                 : (concat < 0 || concat > rank))
+    return emitOpError() << "'concat " << concat << "' is out of range; "
+                         << "expected 0 to " << (getTiled() ? rank - 1 : rank)
+                         << (getTiled() ? " (a dimension of the operand)"
+                                        : " (where the new dimension goes "
+                                          "in the result)");
+  if (getTiled())
+    shape[concat] *= *parts;
+  else
+    shape.insert(shape.begin() + concat, *parts);
+  return verifyResultType(
+      *this, RankedTensorType::get(shape, type.getElementType()),
+      Twine(*parts) + " chunks split along dimension " + Twine(split) +
+          (getTiled() ? " and concatenated along " : " and stacked at ") +
+          Twine(concat));
+}
+
+LogicalResult PbroadcastOp::verify() {
+  FailureOr<int64_t> size = verifyAxisNames(*this, getAxisNames());
+  if (failed(size))
+    return failure();
+  int64_t source = getSource();
+  if (source < 0 || source >= *size)
+    return emitOpError() << "'from " << source
+                         << "' is out of range: the named axes have " << *size
+                         << " devices, at positions 0 to " << *size - 1;
   return success();
 }
 

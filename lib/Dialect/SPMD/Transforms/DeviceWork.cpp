@@ -94,13 +94,11 @@ private:
                                               : multiply(points, range);
       return multiply(points, linalgOp->getNumOperands());
     }
-    if (isa<pcc::spmd::PsumOp, pcc::spmd::PmeanOp, pcc::spmd::PmaxOp,
-            pcc::spmd::PminOp, pcc::spmd::AllGatherOp>(op))
+    if (isa<pcc::spmd::AxisOpInterface>(op) && !isa<pcc::spmd::AxisIndexOp>(op))
       // Every member's input, read by each, and the result.
       return add(multiply(sumOfElements(op->getOperandTypes()), numDevices),
                  sumOfElements(op->getResultTypes()));
-    if (isa<func::CallOp, func::CallIndirectOp>(op) ||
-        op->getNumRegions() != 0)
+    if (isa<func::CallOp, func::CallIndirectOp>(op) || op->getNumRegions() != 0)
       return std::nullopt;
     if (op->hasTrait<OpTrait::ConstantLike>() ||
         op->hasTrait<OpTrait::IsTerminator>() ||

@@ -161,8 +161,8 @@ LogicalResult PmapOutliner::run() {
   for (int64_t size : sizes)
     numDevices *= size;
   // Estimated before the results' writes exist, which it adds itself.
-  std::optional<int64_t> work = pcc::estimateDeviceWork(
-      device, numDevices, yield.getValues().getTypes());
+  std::optional<int64_t> work =
+      pcc::estimateDeviceWork(device, numDevices, yield.getValues().getTypes());
   builder.setInsertionPoint(yield);
   writeOutputs(builder, yield.getValues(), outputs);
   builder.setInsertionPoint(yield);
@@ -186,8 +186,8 @@ LogicalResult PmapOutliner::run() {
     {
       OpBuilder::InsertionGuard guard(builder);
       builder.setInsertionPointToStart(&parent.getBody().front());
-      buffer =
-          memref::AllocaOp::create(builder, loc, getBufferType(value.getType()));
+      buffer = memref::AllocaOp::create(builder, loc,
+                                        getBufferType(value.getType()));
     }
     memref::StoreOp::create(builder, loc, value, buffer, ValueRange{});
     inputs.push_back(buffer);
@@ -199,14 +199,12 @@ LogicalResult PmapOutliner::run() {
   SmallVector<Value> inits;
   for (Type type : root.getResultTypes()) {
     auto tensorType = cast<RankedTensorType>(type);
-    inits.push_back(tensor::EmptyOp::create(builder, loc,
-                                              tensorType.getShape(),
-                                              tensorType.getElementType()));
+    inits.push_back(tensor::EmptyOp::create(builder, loc, tensorType.getShape(),
+                                            tensorType.getElementType()));
   }
   auto launch = LaunchOp::create(
       builder, loc, root.getResultTypes(), device.getSymName(), numDevices,
-      inputs, inits,
-      work ? builder.getI64IntegerAttr(*work) : IntegerAttr());
+      inputs, inits, work ? builder.getI64IntegerAttr(*work) : IntegerAttr());
   ValueRange results = launch.getResults();
   root.replaceAllUsesWith(results);
   root.erase();
@@ -253,10 +251,11 @@ LogicalResult PmapOutliner::flattenNestedPmaps() {
          llvm::zip(inner.getResults(), yield.getValues())) {
       if (result.use_empty())
         continue;
-      Value gathered = AllGatherOp::create(builder, innerLoc, result.getType(),
-                                           value, builder.getArrayAttr({name}),
-                                           builder.getI64IntegerAttr(0),
-                                           /*tiled=*/nullptr);
+      Value gathered =
+          AllGatherOp::create(builder, innerLoc, result.getType(), value,
+                              builder.getArrayAttr({name}),
+                              /*groups=*/nullptr, builder.getI64IntegerAttr(0),
+                              /*tiled=*/nullptr);
       result.replaceAllUsesWith(gathered);
     }
     inner.erase();

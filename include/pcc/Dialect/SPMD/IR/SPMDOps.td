@@ -3,7 +3,8 @@
 // The `spmd` dialect holds what pcc adds to upstream MLIR: `spmd.pmap`, which
 // runs one body on N devices, and the collectives that devices of a pmap use
 // to talk to each other (JAX's `lax.psum`, `pmean`, `pmax`, `pmin`,
-// `all_gather` and `axis_index`). The descriptions below are the dialect
+// `all_gather`, `psum_scatter`, `ppermute`, `pshuffle`, `all_to_all` and
+// `axis_index`). The descriptions below are the dialect
 // reference in docs/dialect/spmd.md.
 //
 //===----------------------------------------------------------------------===//
@@ -81,6 +82,15 @@ def SPMD_AxisOpInterface : OpInterface<"AxisOpInterface"> {
   let methods = [
     InterfaceMethod<"The axis names this op runs over, outermost first as "
                     "written.", "::mlir::ArrayAttr", "getAxisNames">,
+    InterfaceMethod<"The device groups (JAX `axis_index_groups`) this op "
+                    "runs within, as arrays of positions along its one "
+                    "axis, or null when it spans all devices of its axes.",
+                    "::mlir::ArrayAttr", "getGroupsAttr", (ins), [{}],
+                    [{ return {}; }]>,
+    InterfaceMethod<"Whether every device of the named axes receives the "
+                    "same result (what the uniformity analysis relies on).",
+                    "bool", "hasUniformResult", (ins), [{}],
+                    [{ return false; }]>,
   ];
 }
 
@@ -193,10 +203,16 @@ def SPMD_GatherableValue
                 "a scalar or statically shaped tensor of i8, i16, i32, i64, "
                 "f16, bf16, f32, f64 or i1">;
 
+// `groups [[0, 2], [1, 3]]` (JAX `axis_index_groups`): lists of positions
+// along the op's one axis.
+def SPMD_GroupsAttr : TypedArrayAttrBase<DenseI64ArrayAttr,
+                                         "lists of positions along an axis">;
+
 class SPMD_ReductionOp<string mnemonic, string jaxName, string what,
                        string before, string after, string note>
     : SPMD_Op<mnemonic, [Pure, SameOperandsAndResultType,
-                         SPMD_AxisOpInterface]> {
+                         DeclareOpInterfaceMethods<SPMD_AxisOpInterface,
+                                                   ["hasUniformResult"]>]> {
   let summary = what # " across devices (JAX `lax." # jaxName # "`)";
   let description = what # [{ of the operand over every device of the named
     axes; every device receives the same result. `over` takes one axis name
@@ -206,6 +222,7 @@ class SPMD_ReductionOp<string mnemonic, string jaxName, string what,
     ```mlir
     %r = spmd.}] # mnemonic # [{ %v over "i" : tensor<3xf32>
     %s = spmd.}] # mnemonic # [{ %w over ["i", "j"] : f32
+    %g = spmd.}] # mnemonic # [{ %v over "i" groups [[0, 2], [1, 3]] : tensor<3xf32>
     ```
 
     With four devices on axis `"i"`:
@@ -215,27 +232,34 @@ class SPMD_ReductionOp<string mnemonic, string jaxName, string what,
     after:   }] # after # [{
     ```
 
+    `groups` (JAX's `axis_index_groups`, with one axis name only) splits the
+    axis into groups that each combine their own members: the groups must
+    hold every position along the axis exactly once, and may differ in size.
+
     The operand is a statically shaped tensor or a scalar of type `i8`,
     `i16`, `i32`, `i64`, `f16`, `bf16`, `f32` or `f64`. The result is bitwise
-    identical on every device, and the same on every run.
+    identical on every device (of a group), and the same on every run.
 
     }] # note;
   let arguments = (ins SPMD_ReducibleValue:$input,
-                       StrArrayAttr:$axis_names);
+                       StrArrayAttr:$axis_names,
+                       OptionalAttr<SPMD_GroupsAttr>:$groups);
   let results = (outs SPMD_ReducibleValue:$result);
   let assemblyFormat = [{
-    $input `over` custom<AxisNames>($axis_names) attr-dict `:` type($input)
+    $input `over` custom<AxesAndGroups>($axis_names, $groups)
+    attr-dict `:` type($input)
   }];
   // Every reduction checks its axes alike (pmean adds its own rule).
   let hasVerifier = 1;
   code extraVerification = "";
   let extraClassDefinition = [{
     ::mlir::LogicalResult $cppClass::verify() {
-      if (::mlir::failed(verifyAxisNames(*this, getAxisNames())))
+      if (::mlir::failed(verifyAxesAndGroups(*this, /*equalGroups=*/false)))
         return ::mlir::failure();
       }] # extraVerification # [{
       return ::mlir::success();
     }
+    bool $cppClass::hasUniformResult() { return !getGroups(); }
   }];
 }
 
@@ -271,7 +295,8 @@ def SPMD_PminOp : SPMD_ReductionOp<"pmin", "pmin", "Minimum",
     "A NaN on any device makes the result NaN.">;
 
 def SPMD_AllGatherOp : SPMD_Op<"all_gather", [
-    Pure, SPMD_AxisOpInterface]> {
+    Pure, DeclareOpInterfaceMethods<SPMD_AxisOpInterface,
+                                    ["hasUniformResult"]>]> {
   let summary = "Gather every device's value (JAX `lax.all_gather`)";
   let description = [{
     Every device receives the operands of all devices of the named axes, in
@@ -281,6 +306,7 @@ def SPMD_AllGatherOp : SPMD_Op<"all_gather", [
     %g  = spmd.all_gather %v over "i" : tensor<3xf32> -> tensor<4x3xf32>
     %g1 = spmd.all_gather %v over "i" axis 1 : tensor<3x2xf32> -> tensor<3x4x2xf32>
     %t  = spmd.all_gather %v over "i" tiled : tensor<3xf32> -> tensor<12xf32>
+    %p  = spmd.all_gather %v over "i" groups [[0, 3], [1, 2]] : tensor<3xf32> -> tensor<2x3xf32>
     ```
 
     - Without `tiled`, a new dimension of size N (the number of devices in
@@ -288,6 +314,9 @@ def SPMD_AllGatherOp : SPMD_Op<"all_gather", [
       operand's rank).
     - With `tiled`, the operands are concatenated along their existing
       dimension `axis` instead, which grows N times.
+    - With `groups` (one axis name only; groups of equal size that hold
+      every position along the axis once), each group gathers its own
+      members, in the order the group lists them.
 
     With four devices on axis `"i"`, each holding `[d, d]`:
 
@@ -302,12 +331,189 @@ def SPMD_AllGatherOp : SPMD_Op<"all_gather", [
     one that follows from `axis` and `tiled`.
   }];
   let arguments = (ins SPMD_GatherableValue:$input, StrArrayAttr:$axis_names,
+                       OptionalAttr<SPMD_GroupsAttr>:$groups,
                        DefaultValuedAttr<I64Attr, "0">:$axis,
                        UnitAttr:$tiled);
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
-    $input `over` custom<AxisNames>($axis_names) (`axis` $axis^)?
-    (`tiled` $tiled^)? attr-dict `:` type($input) `->` type($result)
+    $input `over` custom<AxesAndGroups>($axis_names, $groups)
+    (`axis` $axis^)? (`tiled` $tiled^)? attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let extraClassDefinition = [{
+    bool $cppClass::hasUniformResult() { return !getGroups(); }
+  }];
+  let hasVerifier = 1;
+}
+
+def SPMD_PsumScatterOp : SPMD_Op<"psum_scatter", [
+    Pure, SPMD_AxisOpInterface]> {
+  let summary = "Sum across devices, each keeping one part "
+                "(JAX `lax.psum_scatter`)";
+  let description = [{
+    The sum of the operands of every device of the named axes, of which
+    device k keeps part k along dimension `dim` (default 0): the
+    reduce-scatter half of an all-reduce, as in ZeRO-style sharded
+    optimizers.
+
+    ```mlir
+    %rs = spmd.psum_scatter %v over "i" : tensor<4x3xf32> -> tensor<3xf32>
+    %rt = spmd.psum_scatter %v over "i" dim 1 tiled : tensor<3x8xf32> -> tensor<3x2xf32>
+    ```
+
+    - Without `tiled`, dimension `dim` must have size N (the number of
+      devices in the group) and is removed: part k is index k.
+    - With `tiled`, its size must be divisible by N and becomes size / N:
+      part k is the k-th block.
+    - With `groups` (one axis name only; groups of equal size), each group
+      sums its own members, and member k of a group keeps part k.
+
+    `spmd.all_gather` with the same `axis`/`tiled` is its inverse:
+    `all_gather(psum_scatter(x))` is `psum(x)`, bit for bit. Sums are those
+    of `spmd.psum` (in device order; integers wrap; `f16` and `bf16` are
+    summed in `f32` and rounded once).
+
+    With two devices on axis `"i"`:
+
+    ```
+    before:  d0: [1 2]  d1: [10 20]
+    after:   d0: 11     d1: 22
+    ```
+  }];
+  let arguments = (ins StaticShapeTensorOf<[SPMD_ReducibleElement]>:$input,
+                       StrArrayAttr:$axis_names,
+                       OptionalAttr<SPMD_GroupsAttr>:$groups,
+                       DefaultValuedAttr<I64Attr, "0">:$dim,
+                       UnitAttr:$tiled);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `over` custom<AxesAndGroups>($axis_names, $groups)
+    (`dim` $dim^)? (`tiled` $tiled^)? attr-dict `:` type($input) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SPMD_PpermuteOp : SPMD_Op<"ppermute", [
+    Pure, SameOperandsAndResultType, SPMD_AxisOpInterface]> {
+  let summary = "Send each device's value to another (JAX `lax.ppermute`)";
+  let description = [{
+    `perm` lists `[source, destination]` pairs of positions along the named
+    axes: device `destination` receives device `source`'s value. No source
+    and no destination may appear twice; a device that is no destination
+    receives zeros. Rings, pipelines and halo exchanges are written with it.
+
+    ```mlir
+    %p = spmd.ppermute %v over "i" perm [[0, 1], [1, 2], [2, 3], [3, 0]] : tensor<3xf32>
+    ```
+
+    With four devices and the ring shift above:
+
+    ```
+    before:  d0: 1  d1: 2  d2: 3  d3: 4
+    after:   d0: 4  d1: 1  d2: 2  d3: 3
+    ```
+  }];
+  let arguments = (ins SPMD_GatherableValue:$input, StrArrayAttr:$axis_names,
+                       SPMD_GroupsAttr:$perm);
+  let results = (outs SPMD_GatherableValue:$result);
+  let assemblyFormat = [{
+    $input `over` custom<AxisNames>($axis_names) `perm` custom<IndexLists>($perm)
+    attr-dict `:` type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def SPMD_PshuffleOp : SPMD_Op<"pshuffle", [
+    Pure, SameOperandsAndResultType, SPMD_AxisOpInterface]> {
+  let summary = "Permute values across devices (JAX `lax.pshuffle`)";
+  let description = [{
+    Device k receives device `perm[k]`'s value; `perm` must be a
+    permutation of the positions 0 to N-1 along the named axes.
+
+    ```mlir
+    %q = spmd.pshuffle %v over "i" perm [3, 0, 1, 2] : tensor<3xf32>
+    ```
+
+    With four devices:
+
+    ```
+    before:  d0: 1  d1: 2  d2: 3  d3: 4
+    after:   d0: 4  d1: 1  d2: 2  d3: 3
+    ```
+  }];
+  let arguments = (ins SPMD_GatherableValue:$input, StrArrayAttr:$axis_names,
+                       DenseI64ArrayAttr:$perm);
+  let results = (outs SPMD_GatherableValue:$result);
+  let assemblyFormat = [{
+    $input `over` custom<AxisNames>($axis_names) `perm` $perm attr-dict `:`
+    type($input)
+  }];
+  let hasVerifier = 1;
+}
+
+def SPMD_AllToAllOp : SPMD_Op<"all_to_all", [
+    Pure, SPMD_AxisOpInterface]> {
+  let summary = "Exchange chunks between all devices (JAX `lax.all_to_all`)";
+  let description = [{
+    Each device splits its value along dimension `split` into N chunks (N
+    the number of devices in the group) and sends chunk j to device j; the
+    chunks it receives are stacked in device order along `concat`. It
+    re-shards a tensor, as mixture-of-experts dispatch and sequence
+    parallelism do.
+
+    ```mlir
+    %a  = spmd.all_to_all %v over "i" split 0 concat 1 : tensor<4x3xf32> -> tensor<3x4xf32>
+    %at = spmd.all_to_all %v over "i" split 0 concat 1 tiled : tensor<8x3xf32> -> tensor<2x12xf32>
+    ```
+
+    - Without `tiled`, the `split` dimension's size must equal N and it is
+      removed; a new dimension of size N is inserted at position `concat`
+      of the result.
+    - With `tiled`, the `split` size must be divisible by N, and the
+      received chunks are concatenated along dimension `concat` of the
+      operand's rank.
+    - With `groups` (one axis name only; groups of equal size), the
+      exchange happens within each group, in the order the group lists its
+      members.
+
+    Applying it twice with `split` and `concat` swapped gives the operand
+    back.
+  }];
+  let arguments = (ins StaticShapeTensorOf<[SPMD_GatherableElement]>:$input,
+                       StrArrayAttr:$axis_names,
+                       OptionalAttr<SPMD_GroupsAttr>:$groups,
+                       I64Attr:$split, I64Attr:$concat, UnitAttr:$tiled);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $input `over` custom<AxesAndGroups>($axis_names, $groups)
+    `split` $split `concat` $concat (`tiled` $tiled^)? attr-dict `:`
+    type($input) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def SPMD_PbroadcastOp : SPMD_Op<"pbroadcast", [
+    Pure, SameOperandsAndResultType,
+    DeclareOpInterfaceMethods<SPMD_AxisOpInterface, ["hasUniformResult"]>]> {
+  let summary = "Every device receives one device's value";
+  let description = [{
+    Every device of the named axes receives the value of the device at
+    position `from` along them.
+
+    ```mlir
+    %b = spmd.pbroadcast %v over "i" from 2 : tensor<3xf32>
+    ```
+  }];
+  let arguments = (ins SPMD_GatherableValue:$input, StrArrayAttr:$axis_names,
+                       I64Attr:$source);
+  let results = (outs SPMD_GatherableValue:$result);
+  let assemblyFormat = [{
+    $input `over` custom<AxisNames>($axis_names) `from` $source attr-dict `:`
+    type($input)
+  }];
+  let extraClassDefinition = [{
+    bool $cppClass::hasUniformResult() { return true; }
   }];
   let hasVerifier = 1;
 }

@@ -26,8 +26,12 @@ def PCCExpandPmean : Pass<"pcc-expand-pmean"> {
     %n = arith.constant dense<4.000000e+00> : tensor<3xf32>
     %m = arith.divf %s, %n : tensor<3xf32>
     ```
+
+    With `groups` of different sizes, each device divides by the size of
+    its own group, looked up by its `spmd.axis_index`.
   }];
-  let dependentDialects = ["mlir::arith::ArithDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def PCCOutlinePmaps : Pass<"pcc-outline-pmaps", "mlir::ModuleOp"> {
