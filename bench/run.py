@@ -10,6 +10,10 @@ plots (docs/benchmarks/*.png) and raw figures (docs/benchmarks/results.json).
     bench/run.py --report   rewrites docs/benchmarks.md from the last run's
                             docs/benchmarks/results.json and the current
                             bench/notes.md, measuring nothing
+    bench/run.py --only psum_scatter,ppermute
+                            measures those collectives only (at the full
+                            run's sizes), replaces their rows in the last
+                            run's results.json and rewrites the report
     bench/run.py --small    only psum and all_gather of 8 B to 4 KiB at
                             N = 2, where pcc and Open MPI are closest, with
                             10 processes each way: prints the medians and
@@ -256,46 +260,116 @@ def bound_times(tools, mode, threads, total_bytes, repeat):
     return [float(t) for t in out.split()]
 
 
+def ring(n):
+    return "[" + ", ".join(f"[{d}, {(d + 1) % n}]" for d in range(n)) + "]"
+
+
+def halves(n):
+    return ("[[" + ", ".join(map(str, range(n // 2))) + "], [" +
+            ", ".join(map(str, range(n // 2, n))) + "]]")
+
+
+# Each collective kind: its program and placeholders, NumPy's result for the
+# inputs x (N rows), the bytes of the result, the least bytes it must read
+# plus write in all (its bound's traffic: for an all-reduce the inputs read
+# once and the results written once, N*S each), and Open MPI's counterpart
+# (bench/mpi_collectives.c). `count` is f32 elements per device.
+COLLECTIVES = {
+    "psum": dict(
+        program="psum.mlir", params=lambda n, count: {},
+        expected=lambda x: np.broadcast_to(x.sum(axis=0), x.shape),
+        out_bytes=lambda n, size: n * size, moved=lambda n, size: 2 * n * size,
+        mpi="allreduce", title="psum (f32 all-reduce)",
+        traffic="2·N·S"),
+    "all_gather": dict(
+        program="all_gather.mlir",
+        params=lambda n, count: dict(GATHERED=n * count),
+        expected=lambda x: np.broadcast_to(x.reshape(-1),
+                                           (x.shape[0], x.size)),
+        out_bytes=lambda n, size: n * n * size,
+        moved=lambda n, size: 2 * n * n * size, mpi="allgather",
+        title="all_gather (f32, tiled)", traffic="2·N²·S"),
+    "psum_scatter": dict(
+        program="psum_scatter.mlir",
+        params=lambda n, count: dict(PART=count // n),
+        expected=lambda x: x.sum(axis=0).reshape(x.shape[0], -1),
+        out_bytes=lambda n, size: size,
+        moved=lambda n, size: (n + 1) * size, mpi="reducescatter",
+        title="psum_scatter (f32, tiled)", traffic="(N+1)·S"),
+    "all_to_all": dict(
+        program="all_to_all.mlir", params=lambda n, count: {},
+        expected=lambda x: x.reshape(x.shape[0], x.shape[0], -1)
+        .transpose(1, 0, 2).reshape(x.shape),
+        out_bytes=lambda n, size: n * size,
+        moved=lambda n, size: 2 * n * size, mpi="alltoall",
+        title="all_to_all (f32, tiled)", traffic="2·N·S"),
+    "ppermute": dict(
+        program="ppermute.mlir", params=lambda n, count: dict(PERM=ring(n)),
+        expected=lambda x: np.roll(x, 1, axis=0),
+        out_bytes=lambda n, size: n * size,
+        moved=lambda n, size: 2 * n * size, mpi="sendrecv",
+        title="ppermute (f32, a ring shift)", traffic="2·N·S"),
+    "psum_groups": dict(
+        program="psum_groups.mlir",
+        params=lambda n, count: dict(GROUPS=halves(n)),
+        expected=lambda x: np.concatenate(
+            [np.broadcast_to(h.sum(axis=0), h.shape)
+             for h in np.split(x, 2)]),
+        out_bytes=lambda n, size: n * size, moved=lambda n, size: 2 * n * size,
+        mpi="groupallreduce",
+        title="psum in two groups (f32; axis_index_groups, MPI_Comm_split)",
+        traffic="2·N·S"),
+}
+
+
 def bench_collectives(pcc, tools, cfg):
     rows = []
     for kind in cfg.get("kinds", ("psum", "all_gather")):
-        for n in cfg["devices"]:
-            for size in cfg["sizes"]:
-                count = size // 4
+        spec = COLLECTIVES[kind]
+        devices = cfg["devices"] if kind != "psum_groups" else [
+            n for n in cfg["devices"] if n >= 4]
+        for n in devices:
+            for requested in cfg["sizes"]:
+                # psum_scatter and all_to_all split the input in N blocks.
+                count = max(1, requested // 4)
+                if kind in ("psum_scatter", "all_to_all"):
+                    count = -(-count // n) * n
+                size = count * 4
                 x = exact_floats((n, count), seed=size + n)
-                if kind == "psum":
-                    exe = pcc.compile("psum.mlir", N=n, COUNT=count)
-                    expected = np.broadcast_to(x.sum(axis=0), x.shape)
-                    out_bytes = n * size
-                else:
-                    exe = pcc.compile("all_gather.mlir", N=n, COUNT=count,
-                                      GATHERED=n * count)
-                    expected = np.broadcast_to(x.reshape(-1), (n, n * count))
-                    out_bytes = n * n * size
+                exe = pcc.compile(spec["program"], N=n, COUNT=count,
+                                  **spec["params"](n, count))
+                expected = spec["expected"](x)
                 repeat = repeats(cfg, size)
-                rotate = rotation(n * size + out_bytes)
+                rotate = rotation(n * size + spec["out_bytes"](n, size))
                 args = [pcc.save("x", x)]
-                # The bound's bytes, read plus written: an all-reduce reads
-                # and writes N*S in all (the 2*N*S); an all-gather
-                # reads and writes N*S per device. A copy of half of them
-                # moves them all.
-                moved = 2 * n * size if kind == "psum" else 2 * n * n * size
-                ours, theirs, bound = [], [], []
+                moved = spec["moved"](n, size)
+                # Two groups of N/2 are weighed against two separate psums
+                # of N/2 devices, run one after the other.
+                separate_exe = (pcc.compile("psum.mlir", N=n // 2, COUNT=count)
+                                if kind == "psum_groups" else None)
+                half = x[: n // 2]
+                ours, theirs, bound, separate = [], [], [], []
                 # pcc, MPI and the bound take turns, process by process.
                 for _ in range(cfg["processes"]):
                     ours += pcc.time(exe, args, repeat, rotate, [expected])
                     out = run(["mpirun", "--allow-run-as-root",
                                "--oversubscribe", "-np", str(n), tools["mpi"],
-                               "allreduce" if kind == "psum" else "allgather",
-                               str(count), str(repeat + 1),
+                               spec["mpi"], str(count), str(repeat + 1),
                                str(min(rotate, repeat + 1))]).stdout.split()
                     theirs += [float(t) for t in out[1:]]
+                    if separate_exe:
+                        separate += [2 * t for t in pcc.time(
+                            separate_exe, [pcc.save("half", half)], repeat,
+                            rotate, [np.broadcast_to(half.sum(axis=0),
+                                                     half.shape)])]
                     if size >= MiB:
                         bound += bound_times(tools, "copy", min(n, 2),
                                              moved // 2, cfg["bound_repeat"])
                 rows.append(dict(kind=kind, devices=n, bytes=size,
                                  pcc=stats(ours), mpi=stats(theirs),
                                  bound=stats(bound) if bound else None))
+                if separate:
+                    rows[-1]["separate"] = stats(separate)
                 log(f"bench: {kind} N={n} {human_bytes(size)}: pcc "
                     f"{human_seconds(rows[-1]['pcc']['median'])}, MPI "
                     f"{human_seconds(rows[-1]['mpi']['median'])}")
@@ -438,9 +512,10 @@ def plot_collectives(rows, kind, path):
     colors = {2: "tab:blue", 4: "tab:orange", 8: "tab:green"}
     for n in sorted({r["devices"] for r in rows}):
         sel = [r for r in rows if r["kind"] == kind and r["devices"] == n]
+        if not sel:
+            continue
         sizes = [r["bytes"] for r in sel]
-        moved = lambda r, t: (2 * n * r["bytes"] if kind == "psum"
-                              else 2 * n * n * r["bytes"]) / t
+        moved = lambda r, t: COLLECTIVES[kind]["moved"](n, r["bytes"]) / t
         color = colors.get(n)
         ax.plot(sizes, [moved(r, r["pcc"]["median"]) / 1e9 for r in sel],
                 "o-", color=color, label=f"pcc, N={n}")
@@ -455,8 +530,8 @@ def plot_collectives(rows, kind, path):
     ax.set_yscale("log")
     ax.set_xlabel("bytes per device")
     ax.set_ylabel("GB/s moved (medians)")
-    title = "psum (all-reduce)" if kind == "psum" else "all_gather"
-    ax.set_title(f"{title}: pcc vs Open MPI, same machine, same run")
+    title = COLLECTIVES[kind]["title"]
+    ax.set_title(f"{title}: pcc vs Open MPI, same run", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
     fig.tight_layout()
@@ -469,7 +544,8 @@ def write_report(results, out_dir, command):
     with open(os.path.join(out_dir, "benchmarks", "results.json"), "w") as f:
         json.dump(results, f, indent=1)
     rows = results["collectives"]
-    for kind in ("psum", "all_gather"):
+    kinds = [k for k in COLLECTIVES if any(r["kind"] == k for r in rows)]
+    for kind in kinds:
         plot_collectives(rows, kind,
                          os.path.join(out_dir, "benchmarks", f"{kind}.png"))
     b = results["bounds"]
@@ -515,12 +591,20 @@ def write_report(results, out_dir, command):
     lines += results["targets"]
     lines += [""]
 
-    for kind, title in (("psum", "psum (f32 all-reduce)"),
-                        ("all_gather", "all_gather (f32, tiled)")):
-        lines += [f"## {title}", "", f"![{kind}](benchmarks/{kind}.png)", "",
+    for kind in kinds:
+        spec = COLLECTIVES[kind]
+        grouped = kind == "psum_groups"
+        lines += [f"## {spec['title']}", "",
+                  f"![{kind}](benchmarks/{kind}.png)", "",
+                  f"The bound moves {spec['traffic']} bytes (S per device, "
+                  "read plus written) with memcpy, beside each run."
+                  + (" The last column weighs the grouped psum against two "
+                     "separate psums of N/2 devices run one after the other "
+                     "(pcc, same inputs)." if grouped else ""), "",
                   "| N | bytes per device | pcc median (min–max) | Open MPI "
-                  "median (min–max) | MPI / pcc | bound / pcc |",
-                  "|---|---|---|---|---|---|"]
+                  "median (min–max) | MPI / pcc | bound / pcc |"
+                  + (" 2 × psum(N/2) / pcc |" if grouped else ""),
+                  "|---|---|---|---|---|---|" + ("---|" if grouped else "")]
         for r in rows:
             if r["kind"] != kind:
                 continue
@@ -532,7 +616,9 @@ def write_report(results, out_dir, command):
                 f"({human_seconds(q['min'])}–{human_seconds(q['max'])}) | "
                 f"{q['median'] / p['median']:.2f} | "
                 + (f"{r['bound']['median'] / p['median']:.0%}"
-                   if r["bound"] else "—") + " |")
+                   if r["bound"] else "—") + " |"
+                + (f" {r['separate']['median'] / p['median']:.2f} |"
+                   if grouped else ""))
         lines.append("")
     lines += ["## psum latency, the collective alone", "",
               "A psum in a loop of "
@@ -567,8 +653,14 @@ def targets(results):
 
     rows = results["collectives"]
     for kind, mpi_name in (("psum", "MPI_Allreduce"),
-                           ("all_gather", "MPI_Allgather")):
+                           ("all_gather", "MPI_Allgather"),
+                           ("psum_scatter", "MPI_Reduce_scatter_block"),
+                           ("all_to_all", "MPI_Alltoall"),
+                           ("ppermute", "MPI_Sendrecv"),
+                           ("psum_groups", "MPI_Allreduce on split comms")):
         sel = [r for r in rows if r["kind"] == kind]
+        if not sel:
+            continue
         worst = min(sel, key=lambda r: r["mpi"]["median"] / r["pcc"]["median"])
         ratio = worst["mpi"]["median"] / worst["pcc"]["median"]
         wins = sum(r["mpi"]["median"] > r["pcc"]["median"] for r in sel)
@@ -609,6 +701,31 @@ def targets(results):
             f"bound {human_seconds(worst['bound']['median'])} (memcpy "
             "moving 2·N·S bytes, measured beside it)",
             f"{frac:.0%} of bound", "≥ 70 % of bound", frac >= 0.7)
+    big = [r for r in rows if r["kind"] == "psum_scatter" and
+           r["devices"] == 2 and r["bytes"] >= MiB and r["bound"]]
+    if big:
+        worst = min(big, key=lambda r: r["bound"]["median"] /
+                    r["pcc"]["median"])
+        frac = worst["bound"]["median"] / worst["pcc"]["median"]
+        row(f"psum_scatter N=2 ≥ 1 MiB: worst ({human_bytes(worst['bytes'])})",
+            human_seconds(worst["pcc"]["median"]),
+            f"bound {human_seconds(worst['bound']['median'])} (memcpy "
+            "moving (N+1)·S bytes, measured beside it)",
+            f"{frac:.0%} of bound", "≥ 80 % of bound", frac >= 0.8)
+    grouped = [r for r in rows if r["kind"] == "psum_groups" and
+               r["devices"] == 8]
+    if grouped:
+        worst = min(grouped, key=lambda r: r["separate"]["median"] /
+                    r["pcc"]["median"])
+        ratio = worst["separate"]["median"] / worst["pcc"]["median"]
+        wins = sum(r["separate"]["median"] >= r["pcc"]["median"]
+                   for r in grouped)
+        row(f"psum over two groups of 4 (N=8): worst "
+            f"({human_bytes(worst['bytes'])})",
+            human_seconds(worst["pcc"]["median"]),
+            f"two 4-device psums {human_seconds(worst['separate']['median'])}",
+            f"{ratio:.2f}× (as fast at {wins}/{len(grouped)} sizes)",
+            "as fast as two separate 4-device psums", wins == len(grouped))
     for n, limit in ((2, 3e-6), (8, 50e-6)):
         small = [r for r in rows if r["kind"] == "psum" and
                  r["devices"] == n and r["bytes"] == 8]
@@ -658,6 +775,7 @@ CONFIGS = {
         sizes=[8, 64, 512, 4 * KiB, 32 * KiB, 256 * KiB, MiB, 4 * MiB,
                16 * MiB, 64 * MiB],
         devices=[2, 4, 8], repeat_small=2000, repeat_large=5, processes=5,
+        kinds=tuple(COLLECTIVES),
         bound_bytes=256 * MiB, bound_repeat=7, matmul=1024, matmul_repeat=5,
         dispatch_repeat=10000, compile_repeat=7, fma_count=16 * MiB,
         latency_sizes=[8, 64, 512, 4 * KiB], latency_steps=1000,
@@ -668,7 +786,7 @@ CONFIGS = {
         repeat_large=5, processes=10),
     "tiny": dict(
         sizes=[8, MiB], devices=[2], repeat_small=3, repeat_large=3,
-        processes=1,
+        processes=1, kinds=tuple(COLLECTIVES),
         bound_bytes=MiB, bound_repeat=2, matmul=64, matmul_repeat=2,
         dispatch_repeat=10, compile_repeat=1, fma_count=4096,
         latency_sizes=[8], latency_steps=10, latency_repeat=2,
@@ -694,6 +812,10 @@ def main():
     parser.add_argument("--report", action="store_true",
                         help="rewrite the report from the last run's "
                         "results.json and bench/notes.md; measure nothing")
+    parser.add_argument("--only", help="measure only these collectives "
+                        "(comma-separated: " + ", ".join(COLLECTIVES) +
+                        "), replace their rows in the last run's "
+                        "results.json and rewrite the report")
     parser.add_argument("--out", help="where benchmarks.md goes (default: "
                         "docs/, or a scratch directory with --tiny)")
     parser.add_argument("--build", default=os.environ.get(
@@ -724,6 +846,22 @@ def main():
         out_dir = args.out or (os.path.join(scratch, "report") if args.tiny
                                else os.path.join(ROOT, "docs"))
         pcc = Pcc(tools, scratch)
+        if args.only:
+            kinds = args.only.split(",")
+            unknown = [k for k in kinds if k not in COLLECTIVES]
+            if unknown:
+                sys.exit(f"bench: unknown collectives: {', '.join(unknown)}")
+            path = os.path.join(out_dir, "benchmarks", "results.json")
+            with open(path) as f:
+                results = json.load(f)
+            fresh = bench_collectives(pcc, tools, dict(cfg, kinds=kinds))
+            results["collectives"] = [r for r in results["collectives"]
+                                      if r["kind"] not in kinds] + fresh
+            results["targets"] = targets(results)
+            results["notes"] = read_notes()
+            write_report(results, out_dir, command)
+            print("\n".join(results["targets"]))
+            return
         if args.small:
             small = dict(CONFIGS["small"])
             if args.tiny:

@@ -3,8 +3,9 @@
 
 Each program is a nest of 1 to 3 pmaps (up to 32 devices) over random
 inputs of one element type, whose body chains elementwise ops, reductions,
-every collective over subsets and lists of axes, all_gather at every axis
-(stacked and tiled), axis_index, loops and branches on uniform conditions,
+every collective over subsets and lists of axes (and within random
+axis_index_groups), all_gather at every axis (stacked and tiled),
+psum_scatter, all_to_all, ppermute, pshuffle and pbroadcast, axis_index, loops and branches on uniform conditions,
 values captured from an outer pmap, tensor.extract and tensor.insert at
 indices computed at run time, and calls of the program's own functions,
 named like what libc, libm and compiler-rt define (memcpy, expf, ...). A
@@ -74,6 +75,13 @@ def tensor_type(shape, elem):
 def axes_attr(axes):
     return f'"{axes[0]}"' if len(axes) == 1 else \
         "[" + ", ".join(f'"{a}"' for a in axes) + "]"
+
+
+def groups_attr(groups):
+    if groups is None:
+        return ""
+    return " groups [" + ", ".join(
+        "[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
 
 
 class Rejected(Exception):
@@ -161,6 +169,33 @@ class Context:
             rank = rank * self.sizes[p] + device[p]
         return rank
 
+    def random_groups(self, axes, equal):
+        """None, or (a third of the time, for one axis) a random partition
+        of its positions into groups, of equal sizes if `equal`."""
+        if len(axes) != 1 or self.rng.random() >= 1 / 3:
+            return None
+        size = self.sizes[self.axes.index(axes[0])]
+        order = [int(p) for p in self.rng.permutation(size)]
+        if equal:
+            divisors = [g for g in range(1, size + 1) if size % g == 0]
+            per = int(self.rng.choice(divisors))
+            cuts = list(range(per, size, per))
+        else:
+            cuts = sorted(int(c) for c in self.rng.choice(
+                range(1, size), size=int(self.rng.integers(0, size)),
+                replace=False)) if size > 1 else []
+        return [order[a:b] for a, b in zip([0] + cuts, cuts + [size])]
+
+    def members(self, device, axes, groups):
+        """The devices `device` runs a collective with, in rank order: its
+        group over `axes`, or its part of it under `groups`."""
+        members = self.group(device, axes)
+        if groups is None:
+            return members
+        axis = self.axes.index(axes[0])
+        mine = next(g for g in groups if device[axis] in g)
+        return [members[p] for p in mine]
+
     def random_axes(self, bound):
         count = int(self.rng.integers(1, len(bound) + 1))
         return [str(a) for a in self.rng.permutation(bound)[:count]]
@@ -236,13 +271,15 @@ class Reduction:
         self.axes = ctx.random_axes(bound)
         kinds = ["psum", "pmax", "pmin"] + (["pmean"] if ctx.is_float else [])
         self.kind = str(ctx.rng.choice(kinds))
+        self.groups = ctx.random_groups(self.axes, equal=False)
         # Scalars (rank 0) go through the scalar form half of the time.
         self.scalar = not shape and bool(ctx.rng.integers(0, 2))
 
     def apply(self, vals):
         result = {}
         for d in vals:
-            members = np.array([vals[m] for m in self.ctx.group(d, self.axes)])
+            members = np.array([vals[m] for m in
+                                self.ctx.members(d, self.axes, self.groups)])
             with np.errstate(over="ignore"):
                 if self.kind in ("psum", "pmean"):
                     total = members.sum(axis=0, dtype=np.int64) \
@@ -267,11 +304,12 @@ class Reduction:
             s, t = ctx.fresh("s"), ctx.fresh("s")
             out.append(pad + f"{s} = tensor.extract {x}[] : {ty}")
             out.append(pad + f"{t} = spmd.{self.kind} {s} over "
-                       f"{axes_attr(self.axes)} : {ctx.elem}")
+                       f"{axes_attr(self.axes)}{groups_attr(self.groups)} "
+                       f": {ctx.elem}")
             out.append(pad + f"{r} = tensor.from_elements {t} : {ty}")
             return r
         out.append(pad + f"{r} = spmd.{self.kind} {x} over "
-                   f"{axes_attr(self.axes)} : {ty}")
+                   f"{axes_attr(self.axes)}{groups_attr(self.groups)} : {ty}")
         return r
 
 
@@ -283,7 +321,10 @@ class Gather:
     def __init__(self, ctx, shape, bound):
         self.ctx, self.shape = ctx, shape
         self.axes = ctx.random_axes(bound)
+        self.groups = ctx.random_groups(self.axes, equal=True)
         self.n = int(np.prod([ctx.sizes[ctx.axes.index(a)] for a in self.axes]))
+        if self.groups:
+            self.n = len(self.groups[0])
         self.tiled = len(shape) > 0 and bool(ctx.rng.integers(0, 2))
         self.axis = int(ctx.rng.integers(0, len(shape) + (0 if self.tiled else 1)))
         self.spell_axis = self.axis != 0 or bool(ctx.rng.integers(0, 2))
@@ -301,7 +342,8 @@ class Gather:
         self.gathered = {}
         result = {}
         for d in vals:
-            members = [vals[m] for m in self.ctx.group(d, self.axes)]
+            members = [vals[m] for m in
+                       self.ctx.members(d, self.axes, self.groups)]
             self.gathered[d] = np.concatenate(members, axis=self.axis) \
                 if self.tiled else np.stack(members, axis=self.axis)
             result[d] = members[self.pick]
@@ -314,7 +356,8 @@ class Gather:
         attrs = (f" axis {self.axis}" if self.spell_axis else "") + \
             (" tiled" if self.tiled else "")
         out.append(pad + f"{g} = spmd.all_gather {x} over "
-                   f"{axes_attr(self.axes)}{attrs} : {ty} -> {gty}")
+                   f"{axes_attr(self.axes)}{groups_attr(self.groups)}{attrs} "
+                   f": {ty} -> {gty}")
         offsets = ["0"] * len(self.gshape)
         sizes = [str(s) for s in self.gshape]
         if self.tiled:
@@ -326,6 +369,119 @@ class Gather:
         r = ctx.fresh()
         ones = ", ".join(["1"] * len(self.gshape))
         out.append(pad + f"{r} = tensor.extract_slice {g}[{', '.join(offsets)}] "
+                   f"[{', '.join(sizes)}] [{ones}] : {gty} to {ty}")
+        return r
+
+
+class Permute:
+    """ppermute (random [source, destination] pairs; the others receive
+    zeros), pshuffle (a random permutation) or pbroadcast, over some axes."""
+
+    def __init__(self, ctx, shape, bound):
+        self.ctx, self.shape = ctx, shape
+        self.axes = ctx.random_axes(bound)
+        n = int(np.prod([ctx.sizes[ctx.axes.index(a)] for a in self.axes]))
+        self.kind = str(ctx.rng.choice(["ppermute", "pshuffle", "pbroadcast"]))
+        if self.kind == "pshuffle":
+            self.perm = [int(p) for p in ctx.rng.permutation(n)]
+            self.sources = self.perm
+        elif self.kind == "ppermute":
+            count = int(ctx.rng.integers(0, n + 1))
+            sources = ctx.rng.permutation(n)[:count]
+            destinations = ctx.rng.permutation(n)[:count]
+            self.pairs = [(int(a), int(b)) for a, b in zip(sources, destinations)]
+            self.sources = [None] * n
+            for a, b in self.pairs:
+                self.sources[b] = a
+        else:
+            self.source = int(ctx.rng.integers(0, n))
+            self.sources = [self.source] * n
+        self.scalar = not shape and bool(ctx.rng.integers(0, 2))
+
+    def apply(self, vals):
+        result = {}
+        for d in vals:
+            members = self.ctx.group(d, self.axes)
+            source = self.sources[self.ctx.rank(d, self.axes)]
+            result[d] = (np.zeros(self.shape, vals[d].dtype) if source is None
+                         else vals[members[source]])
+        return result
+
+    def emit(self, out, indent, x):
+        ctx, pad = self.ctx, "  " * indent
+        ty = tensor_type(self.shape, ctx.elem)
+        if self.kind == "pshuffle":
+            attrs = " perm [" + ", ".join(map(str, self.perm)) + "]"
+        elif self.kind == "ppermute":
+            attrs = " perm [" + ", ".join(f"[{a}, {b}]"
+                                          for a, b in self.pairs) + "]"
+        else:
+            attrs = f" from {self.source}"
+        r = ctx.fresh()
+        if self.scalar:
+            s, t = ctx.fresh("s"), ctx.fresh("s")
+            out.append(pad + f"{s} = tensor.extract {x}[] : {ty}")
+            out.append(pad + f"{t} = spmd.{self.kind} {s} over "
+                       f"{axes_attr(self.axes)}{attrs} : {ctx.elem}")
+            out.append(pad + f"{r} = tensor.from_elements {t} : {ty}")
+            return r
+        out.append(pad + f"{r} = spmd.{self.kind} {x} over "
+                   f"{axes_attr(self.axes)}{attrs} : {ty}")
+        return r
+
+
+class Scatter:
+    """psum_scatter or all_to_all of z, where z[j] = x[member j] + x on each
+    device (an all_gather and a broadcast): psum_scatter gives member r the
+    sum over m of x[r] + x[m]; all_to_all gives it x[r] + x[m] at row m, of
+    which row `pick` goes on."""
+
+    def __init__(self, ctx, shape, bound):
+        self.ctx, self.shape = ctx, shape
+        self.axes = ctx.random_axes(bound)
+        self.kind = str(ctx.rng.choice(["psum_scatter", "all_to_all"]))
+        self.groups = ctx.random_groups(self.axes, equal=True)
+        self.n = int(np.prod([ctx.sizes[ctx.axes.index(a)] for a in self.axes]))
+        if self.groups:
+            self.n = len(self.groups[0])
+        self.pick = int(ctx.rng.integers(0, self.n))
+
+    def apply(self, vals):
+        result = {}
+        for d in vals:
+            members = self.ctx.members(d, self.axes, self.groups)
+            with np.errstate(over="ignore"):
+                rows = [self.ctx.exact(vals[d] + vals[m]) for m in members]
+                if self.kind == "psum_scatter":
+                    total = (np.sum(rows, axis=0, dtype=np.int64)
+                             if not self.ctx.is_float else np.sum(rows, axis=0))
+                    result[d] = self.ctx.exact(total)
+                else:
+                    result[d] = rows[self.pick]
+        return result
+
+    def emit(self, out, indent, x):
+        ctx, pad = self.ctx, "  " * indent
+        gshape = [self.n] + list(self.shape)
+        ty, gty = tensor_type(self.shape, ctx.elem), tensor_type(gshape, ctx.elem)
+        axes = axes_attr(self.axes) + groups_attr(self.groups)
+        g, e, b, z, r = (ctx.fresh("z") for _ in range(5))
+        out.append(pad + f"{g} = spmd.all_gather {x} over {axes} : {ty} -> {gty}")
+        out.append(pad + f"{e} = tensor.empty() : {gty}")
+        out.append(pad + f"{b} = linalg.broadcast ins({x} : {ty}) outs({e} : "
+                   f"{gty}) dimensions = [0]")
+        out.append(pad + f"{z} = arith.add{ctx.float_suffix()} {g}, {b} : {gty}")
+        if self.kind == "psum_scatter":
+            out.append(pad + f"{r} = spmd.psum_scatter {z} over {axes} : "
+                       f"{gty} -> {ty}")
+            return r
+        a = ctx.fresh("z")
+        out.append(pad + f"{a} = spmd.all_to_all {z} over {axes} split 0 "
+                   f"concat 0 : {gty} -> {gty}")
+        offsets = [str(self.pick)] + ["0"] * len(self.shape)
+        sizes = ["1"] + [str(n) for n in self.shape]
+        ones = ", ".join(["1"] * len(gshape))
+        out.append(pad + f"{r} = tensor.extract_slice {a}[{', '.join(offsets)}] "
                    f"[{', '.join(sizes)}] [{ones}] : {gty} to {ty}")
         return r
 
@@ -623,8 +779,9 @@ class Chain:
             weights = [3, 2, 1, 1]
         else:
             kinds = ["binary", "constant", "reduction", "gather", "axis_index",
-                     "reduce_all", "dynamic_index", "call"]
-            weights = [3, 2, 4, 2, 1, 1, 1, 1]
+                     "reduce_all", "dynamic_index", "call", "permute",
+                     "scatter"]
+            weights = [3, 2, 4, 2, 1, 1, 1, 1, 2, 2]
         if self.depth < 2:
             kinds += ["loop", "branch"]
             weights += [1, 1]
@@ -638,6 +795,10 @@ class Chain:
             return Reduction(ctx, shape, bound)
         if kind == "gather":
             return Gather(ctx, shape, bound)
+        if kind == "permute":
+            return Permute(ctx, shape, bound)
+        if kind == "scatter":
+            return Scatter(ctx, shape, bound)
         if kind == "axis_index":
             return AxisIndex(ctx, shape, bound)
         if kind == "reduce_all":

@@ -148,6 +148,26 @@ def PCCExpandMath : Pass<"pcc-expand-math"> {
                            "mlir::math::MathDialect"];
 }
 
+def PCCLowerPackUnpack : Pass<"pcc-lower-pack-unpack"> {
+  let summary = "Lower linalg.pack and linalg.unpack to ops that bufferize";
+  let description = [{
+    One-Shot Bufferize has no model of the layout ops `linalg.pack` and
+    `linalg.unpack`. Upstream's own lowering (`linalg::lowerPack`,
+    `linalg::lowerUnPack`, as `transform.structured.lower_pack` applies it)
+    turns them into what bufferizes:
+
+    - `linalg.pack` into a `tensor.pad` (with its padding value) to whole
+      tiles, a `tensor.expand_shape` that splits each tiled dimension into
+      (tiles, tile), and a `linalg.transpose` that puts the tiles innermost
+      in the requested order;
+    - `linalg.unpack` into the inverse `linalg.transpose`, a
+      `tensor.collapse_shape`, and a `tensor.extract_slice` that drops the
+      padding.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def PCCRenameUserSymbols : Pass<"pcc-rename-user-symbols", "mlir::ModuleOp"> {
   let summary = "Give the program's own symbols names no library can have";
   let description = [{

@@ -446,6 +446,14 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
                 splitToFront(builder, loc, input, exchange.getSplit(),
                              groupSize, exchange.getTiled());
             chunks = reorderGroup(builder, loc, op, chunks, /*toRuntime=*/true);
+            // Concatenated along dimension 0 in the runtime's order, the
+            // received chunks are the result as they are.
+            if (exchange.getTiled() && exchange.getConcat() == 0 &&
+                isNaturalOrder(op))
+              return callRuntime(builder, op, "all_to_all", groupsTable, -1,
+                                 chunks,
+                                 cast<RankedTensorType>(exchange.getType()),
+                                 false);
             Value received =
                 callRuntime(builder, op, "all_to_all", groupsTable, -1, chunks,
                             cast<RankedTensorType>(chunks.getType()), false);

@@ -33,3 +33,24 @@ func.func @grid_scalar_mean(%v: f16) {
   }
   return
 }
+
+// With groups, a device divides by the size of its own group: a constant
+// where the groups are of one size, else looked up by its position.
+// CHECK-LABEL: func @grouped_means
+func.func @grouped_means(%v: tensor<3xf32>) {
+  spmd.pmap "i" size 4 {
+    // CHECK: %[[S:.*]] = spmd.psum %{{.*}} over "i" groups {{\[}}[0, 1], [2, 3]] : tensor<3xf32>
+    // CHECK: %[[N:.*]] = arith.constant dense<2.000000e+00> : tensor<3xf32>
+    // CHECK: arith.divf %[[S]], %[[N]] : tensor<3xf32>
+    %m = spmd.pmean %v over "i" groups [[0, 1], [2, 3]] : tensor<3xf32>
+    // CHECK: %[[S2:.*]] = spmd.psum %{{.*}} over "i" groups {{\[}}[0, 2, 3], [1]] : tensor<3xf32>
+    // CHECK: %[[SIZES:.*]] = arith.constant dense<[3.000000e+00, 1.000000e+00, 3.000000e+00, 3.000000e+00]> : tensor<4xf32>
+    // CHECK: %[[K:.*]] = spmd.axis_index "i" : index
+    // CHECK: %[[SIZE:.*]] = tensor.extract %[[SIZES]][%[[K]]] : tensor<4xf32>
+    // CHECK: %[[N2:.*]] = tensor.splat %[[SIZE]] : tensor<3xf32>
+    // CHECK: arith.divf %[[S2]], %[[N2]] : tensor<3xf32>
+    %n = spmd.pmean %v over "i" groups [[0, 2, 3], [1]] : tensor<3xf32>
+    spmd.yield
+  }
+  return
+}
