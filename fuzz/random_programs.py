@@ -992,7 +992,10 @@ def check_run(command, env, directory, expected, label, exact=True):
     if done.returncode != 0:
         return f"exit status {done.returncode}: {one_line(done.stderr)}"
     for index, want in enumerate(expected):
-        got = np.load(os.path.join(saved, f"result{index}.npy"))
+        path = os.path.join(saved, f"result{index}.npy")
+        if not os.path.exists(path):
+            return f"result {index} was not saved"
+        got = np.load(path)
         if got.dtype != want.dtype or got.shape != want.shape:
             return (f"result {index}: {got.dtype}{list(got.shape)} where NumPy "
                     f"gives {want.dtype}{list(want.shape)}")

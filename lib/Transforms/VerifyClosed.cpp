@@ -14,6 +14,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -175,6 +176,29 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
     if (op->getName().getStringRef() == name)
       return op->emitError()
              << "'" << name << "' is not supported by pcc yet; " << instead;
+  // Upstream lowers packs and unpacks (pcc-lower-pack-unpack) only with
+  // static tiles and shapes.
+  auto isStatic = [](Operation *op, ArrayRef<OpFoldResult> tiles) {
+    return llvm::all_of(op->getOperandTypes(),
+                        [](Type type) {
+                          auto shaped = dyn_cast<ShapedType>(type);
+                          return !shaped || shaped.hasStaticShape();
+                        }) &&
+           llvm::all_of(tiles,
+                        [](OpFoldResult tile) { return isa<Attribute>(tile); });
+  };
+  if (auto pack = dyn_cast<linalg::PackOp>(op);
+      pack && !isStatic(op, pack.getMixedTiles()))
+    return op->emitError() << "'linalg.pack' with dynamic tile sizes or "
+                              "shapes is not supported by pcc yet; give it "
+                              "static inner tiles and statically shaped "
+                              "operands";
+  if (auto unpack = dyn_cast<linalg::UnPackOp>(op);
+      unpack && !isStatic(op, unpack.getMixedTiles()))
+    return op->emitError() << "'linalg.unpack' with dynamic tile sizes or "
+                              "shapes is not supported by pcc yet; give it "
+                              "static inner tiles and statically shaped "
+                              "operands";
   StringRef dialect = op->getName().getDialectNamespace();
   if (!llvm::is_contained(kInputDialects, dialect))
     return op->emitError()

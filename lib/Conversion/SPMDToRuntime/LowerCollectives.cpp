@@ -450,10 +450,9 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
             // received chunks are the result as they are.
             if (exchange.getTiled() && exchange.getConcat() == 0 &&
                 isNaturalOrder(op))
-              return callRuntime(builder, op, "all_to_all", groupsTable, -1,
-                                 chunks,
-                                 cast<RankedTensorType>(exchange.getType()),
-                                 false);
+              return callRuntime(
+                  builder, op, "all_to_all", groupsTable, -1, chunks,
+                  cast<RankedTensorType>(exchange.getType()), false);
             Value received =
                 callRuntime(builder, op, "all_to_all", groupsTable, -1, chunks,
                             cast<RankedTensorType>(chunks.getType()), false);

@@ -110,6 +110,34 @@ void reduce(const std::vector<const void *> &inputs, int op, size_t count,
   std::memcpy(out, result.data(), count * sizeof(T));
 }
 
+/// The reduction with `op` of `count` elements of NCCL type `type` over
+/// `inputs`, as bytes.
+std::vector<char> reduceAny(int type, const std::vector<const void *> &inputs,
+                            int op, size_t count) {
+  std::vector<char> result(count * sizeOf(type));
+  switch (type) {
+  case 0:
+    reduce<int8_t>(inputs, op, count, result.data());
+    break;
+  case 1:
+    reduce<uint8_t>(inputs, op, count, result.data());
+    break;
+  case 2:
+    reduce<int32_t>(inputs, op, count, result.data());
+    break;
+  case 3:
+    reduce<uint32_t>(inputs, op, count, result.data());
+    break;
+  case 4:
+    reduce<int64_t>(inputs, op, count, result.data());
+    break;
+  default:
+    reduce<uint64_t>(inputs, op, count, result.data());
+    break;
+  }
+  return result;
+}
+
 const char *ncclGetErrorString(ncclResult_t result) {
   return result == kSuccess ? "no error"
                             : "invalid argument (run with NCCL_DEBUG=WARN for "
@@ -138,39 +166,19 @@ ncclResult_t ncclAllReduce(const void *in, void *out, size_t count, int type,
                            int op, ncclComm_t comm, CUstream stream) {
   if (!comm || sizeOf(type) == 0 || (op != 0 && op != 2 && op != 3))
     return kInvalidArgument;
-  return pcc::sim::enqueue(
-             stream,
-             [=] {
-               Clique &c = *comm->clique;
-               c.inputs[size_t(comm->rank)] = in;
-               c.meet();
-               // Everyone reads all inputs before anyone writes (out may be
-               // in).
-               std::vector<char> result(count * sizeOf(type));
-               switch (type) {
-               case 0:
-                 reduce<int8_t>(c.inputs, op, count, result.data());
-                 break;
-               case 1:
-                 reduce<uint8_t>(c.inputs, op, count, result.data());
-                 break;
-               case 2:
-                 reduce<int32_t>(c.inputs, op, count, result.data());
-                 break;
-               case 3:
-                 reduce<uint32_t>(c.inputs, op, count, result.data());
-                 break;
-               case 4:
-                 reduce<int64_t>(c.inputs, op, count, result.data());
-                 break;
-               default:
-                 reduce<uint64_t>(c.inputs, op, count, result.data());
-                 break;
-               }
-               c.meet();
-               std::memcpy(out, result.data(), result.size());
-               return 0;
-             }) == 0
+  return pcc::sim::enqueue(stream,
+                           [=] {
+                             Clique &c = *comm->clique;
+                             c.inputs[size_t(comm->rank)] = in;
+                             c.meet();
+                             // Everyone reads all inputs before anyone writes
+                             // (out may be in).
+                             std::vector<char> result =
+                                 reduceAny(type, c.inputs, op, count);
+                             c.meet();
+                             std::memcpy(out, result.data(), result.size());
+                             return 0;
+                           }) == 0
              ? kSuccess
              : kInvalidArgument;
 }
@@ -213,27 +221,7 @@ ncclResult_t ncclReduceScatter(const void *in, void *out, size_t recvCount,
                for (const void *input : c.inputs)
                  parts.push_back(static_cast<const char *>(input) +
                                  size_t(comm->rank) * bytes);
-               std::vector<char> result(bytes);
-               switch (type) {
-               case 0:
-                 reduce<int8_t>(parts, op, recvCount, result.data());
-                 break;
-               case 1:
-                 reduce<uint8_t>(parts, op, recvCount, result.data());
-                 break;
-               case 2:
-                 reduce<int32_t>(parts, op, recvCount, result.data());
-                 break;
-               case 3:
-                 reduce<uint32_t>(parts, op, recvCount, result.data());
-                 break;
-               case 4:
-                 reduce<int64_t>(parts, op, recvCount, result.data());
-                 break;
-               default:
-                 reduce<uint64_t>(parts, op, recvCount, result.data());
-                 break;
-               }
+               std::vector<char> result = reduceAny(type, parts, op, recvCount);
                c.meet();
                std::memcpy(out, result.data(), bytes);
                return 0;

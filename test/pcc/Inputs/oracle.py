@@ -507,6 +507,59 @@ func.func @main(%a: tensor<{rows}x{cols}x{n}xi32>)
     return Case(f"grid-movement-{rows}x{cols}", program, [a], [ij, ji, p, t])
 
 
+def bf16_scatter_case(devices):
+    """psum_scatter on bf16 (f32 data in and out, converted inside): sums
+    in f32, rounded once, as psum's."""
+    a = random_array((devices, devices * 2), "f32")
+    n2 = devices * 2
+    program = f"""
+func.func @main(%a: tensor<{devices}x{n2}xf32>) -> tensor<{devices}x2xf32> {{
+  %r = spmd.pmap "i" (%x = %a : tensor<{devices}x{n2}xf32>) -> (tensor<{devices}x2xf32>) {{
+    %h = arith.truncf %x : tensor<{n2}xf32> to tensor<{n2}xbf16>
+    %s = spmd.psum_scatter %h over "i" tiled : tensor<{n2}xbf16> -> tensor<2xbf16>
+    %f = arith.extf %s : tensor<2xbf16> to tensor<2xf32>
+    spmd.yield %f : tensor<2xf32>
+  }}
+  return %r : tensor<{devices}x2xf32>
+}}
+"""
+    parts = [bf16_round(row) for row in a]
+    total = parts[0]
+    for part in parts[1:]:
+        total = (total + part).astype(np.float32)
+    total = bf16_round(total)
+    return Case(f"psum_scatter-bf16-n{devices}", program, [a],
+                [total.reshape(devices, 2)])
+
+
+def bool_permute_case(devices):
+    """ppermute and pbroadcast of i1 values (made by a comparison: mapped
+    operands and results are not i1), yielded as i8; devices that receive
+    nothing get false."""
+    a = RNG.integers(-5, 5, size=(devices, 3)).astype(np.int32)
+    t_full, t_dev = f"tensor<{devices}x3xi32>", "tensor<3xi32>"
+    t_bool, t_out = "tensor<3xi1>", f"tensor<{devices}x3xi8>"
+    program = f"""
+func.func @main(%a: {t_full}) -> ({t_out}, {t_out}) {{
+  %r:2 = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_out}, {t_out}) {{
+    %zero = arith.constant dense<0> : {t_dev}
+    %c = arith.cmpi sgt, %x, %zero : {t_dev}
+    %p = spmd.ppermute %c over "i" perm [[0, 1]] : {t_bool}
+    %b = spmd.pbroadcast %c over "i" from {devices - 1} : {t_bool}
+    %p8 = arith.extui %p : {t_bool} to tensor<3xi8>
+    %b8 = arith.extui %b : {t_bool} to tensor<3xi8>
+    spmd.yield %p8, %b8 : tensor<3xi8>, tensor<3xi8>
+  }}
+  return %r#0, %r#1 : {t_out}, {t_out}
+}}
+"""
+    positive = (a > 0).astype(np.int8)
+    moved = np.zeros_like(positive)
+    moved[1] = positive[0]
+    return Case(f"ppermute-i1-n{devices}", program, [a],
+                [moved, np.stack([positive[devices - 1]] * devices)])
+
+
 def movement_cases():
     for elem in INTS + FLOATS:
         yield psum_scatter_case(elem, 4, (4, 3))
@@ -533,12 +586,15 @@ def movement_cases():
     for devices, perm in ((2, [1, 0]), (3, [2, 0, 1]),
                           (8, [3, 7, 0, 1, 2, 6, 5, 4])):
         yield permutation_case("pshuffle", "f32", devices, (5,), perm)
-    yield permutation_case("pshuffle", "i8", 4, (), [3, 2, 1, 0])
-    for elem in ("i16", "f64"):
+    for elem in INTS + FLOATS:
+        yield permutation_case("pshuffle", elem, 3, (2,), [1, 2, 0])
         yield permutation_case("pbroadcast", elem, 4, (3,), 2)
-    yield permutation_case("pbroadcast", "f32", 8, (1000,), 7)
-    for elem in ("i8", "f16", "f32", "i64"):
         yield all_to_all_case(elem, 4, (4, 3), 0, 1, False)
+    yield permutation_case("pshuffle", "i8", 4, (), [3, 2, 1, 0])
+    yield permutation_case("pbroadcast", "f32", 8, (1000,), 7)
+    for devices in (2, 4):
+        yield bf16_scatter_case(devices)
+        yield bool_permute_case(devices)
     yield all_to_all_case("f32", 3, (2, 3), 1, 0, False)
     yield all_to_all_case("f32", 2, (4, 3), 0, 1, True)
     yield all_to_all_case("i32", 4, (3, 8), 1, 0, True)
