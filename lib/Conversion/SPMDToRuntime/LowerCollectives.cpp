@@ -415,7 +415,10 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     llvm::append_range(shape, part.getShape());
     return RankedTensorType::get(shape, elementType);
   };
-  Value groupsTable = getGroupsTable(builder, op);
+  // Every collective but the permutes takes the groups table.
+  Value groupsTable = isa<PpermuteOp, PshuffleOp, PbroadcastOp>(op)
+                          ? Value()
+                          : getGroupsTable(builder, op);
 
   Value result =
       llvm::TypeSwitch<Operation *, Value>(op)

@@ -308,8 +308,10 @@ CudaCollectivePath begin(Call &call) {
   if (!call.self || call.self->index != c.device)
     collectiveFatal(call.op,
                     "the device index is not the device of this thread");
-  if (c.count == 0)
+  if (c.count == 0) {
+    cudaSyncDevice(*call.self);
     return CudaCollectivePath::Local;
+  }
   if (call.pos.size > 1)
     return chooseCollectivePath(c.gridRank, c.dims, c.mask, cudaGpuCount());
   if (c.kind == Collective::Permute && c.sources[0] < 0)
