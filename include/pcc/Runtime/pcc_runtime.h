@@ -105,6 +105,8 @@ void pcc_all_gather(int64_t device, int64_t grid_rank, const int64_t *grid_dims,
 /// group. For an axis of S positions it holds 4*S entries: the groups'
 /// members, concatenated in order; then for each position p, where p is in
 /// that list, where p's group starts in it, and the size of p's group.
+/// Every member passes the same table, at the same address (generated code
+/// passes a constant of the program): it names the group's meeting place.
 ///
 /// Reduces `count` elements (a multiple of the group size N) over the group
 /// as pcc_all_reduce does, and gives member k part k of the result:
