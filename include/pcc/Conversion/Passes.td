@@ -20,9 +20,16 @@ def PCCLowerCollectives : Pass<"pcc-lower-collectives", "mlir::ModuleOp"> {
     `pcc_mlir_all_reduce_<type>` for psum, pmax and pmin,
     `pcc_mlir_all_gather_<type>` for all_gather (which stacks at dimension
     0; a `linalg.transpose` and a `tensor.collapse_shape` then produce
-    `axis K` and `tiled`). Besides the device, the grid and the group, each
-    call takes a string naming the collective and its source location, for
-    the runtime's errors.
+    `axis K` and `tiled`), `pcc_mlir_reduce_scatter_<type>` for
+    psum_scatter and `pcc_mlir_all_to_all_<type>` for all_to_all (on parts
+    stacked at dimension 0: `dim`/`split` is brought to the front first,
+    split into blocks when `tiled`), and `pcc_mlir_permute_<type>` for
+    ppermute, pshuffle and pbroadcast, with a constant table of the member
+    each one receives from. Besides the device, the grid and the group (a
+    constant table for `groups`, empty otherwise), each call takes a string
+    naming the collective and its source location, for the runtime's
+    errors. An `over` list in other than grid order has its parts reordered
+    between the written order and the runtime's.
 
     The calls are in destination-passing style, so that One-Shot Bufferize
     sees what they read and write. Each writes an empty tensor, which
