@@ -43,8 +43,8 @@ def PCCLowerCollectives : Pass<"pcc-lower-collectives", "mlir::ModuleOp"> {
     // becomes
     %e = tensor.empty() : tensor<3xf32>
     %s = spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask,
-             %sum, %site, %x) outs(%e) {elementwise} : (...) -> tensor<3xf32>
-             -> tensor<3xf32>
+             %groups, %sum, %site, %x) outs(%e) {elementwise}
+             : (...) -> tensor<3xf32> -> tensor<3xf32>
     ```
   }];
   let options = [
@@ -155,13 +155,14 @@ def PCCLowerRuntimeCalls : Pass<"pcc-lower-runtime-calls",
     since the scope lowers into its parent's blocks.
 
     ```mlir
-    spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask, %sum,
-        %site, %in) outs(%out) : (...) -> memref<3xf32>
+    spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask,
+        %groups, %sum, %site, %in) outs(%out) : (...) -> memref<3xf32>
     // becomes
     memref.alloca_scope {
       %g = memref.cast %grid : memref<1xi64> to memref<*xi64>
       ...
-      func.call @pcc_mlir_all_reduce_f32(%device, %g, %mask, %sum, %s, %i, %o)
+      func.call @pcc_mlir_all_reduce_f32(%device, %g, %mask, %t, %sum, %s,
+                                         %i, %o)
     }
     ```
   }];

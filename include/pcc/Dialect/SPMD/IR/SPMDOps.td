@@ -617,9 +617,10 @@ def SPMD_RuntimeCallOp : SPMD_Op<"runtime_call", [
 
     ```mlir
     %s = spmd.runtime_call @pcc_mlir_all_reduce_f32(
-             %device, %grid, %mask, %sum, %site, %x) outs(%init) {elementwise}
-         : (i64, memref<1xi64>, i64, i32, memref<40xi8>, tensor<8xf32>)
-           -> tensor<8xf32> -> tensor<8xf32>
+             %device, %grid, %mask, %groups, %sum, %site, %x) outs(%init)
+             {elementwise}
+         : (i64, memref<1xi64>, i64, memref<0xi64>, i32, memref<40xi8>,
+            tensor<8xf32>) -> tensor<8xf32> -> tensor<8xf32>
     ```
 
     A call also synchronizes devices, so it is never removed, merged with
