@@ -178,27 +178,22 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
              << "'" << name << "' is not supported by pcc yet; " << instead;
   // Upstream lowers packs and unpacks (pcc-lower-pack-unpack) only with
   // static tiles and shapes.
-  auto isStatic = [](Operation *op, ArrayRef<OpFoldResult> tiles) {
-    return llvm::all_of(op->getOperandTypes(),
-                        [](Type type) {
-                          auto shaped = dyn_cast<ShapedType>(type);
-                          return !shaped || shaped.hasStaticShape();
-                        }) &&
-           llvm::all_of(tiles,
-                        [](OpFoldResult tile) { return isa<Attribute>(tile); });
+  SmallVector<OpFoldResult> tiles;
+  if (auto pack = dyn_cast<linalg::PackOp>(op))
+    tiles = pack.getMixedTiles();
+  else if (auto unpack = dyn_cast<linalg::UnPackOp>(op))
+    tiles = unpack.getMixedTiles();
+  auto isDynamic = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return shaped && !shaped.hasStaticShape();
   };
-  if (auto pack = dyn_cast<linalg::PackOp>(op);
-      pack && !isStatic(op, pack.getMixedTiles()))
-    return op->emitError() << "'linalg.pack' with dynamic tile sizes or "
-                              "shapes is not supported by pcc yet; give it "
-                              "static inner tiles and statically shaped "
-                              "operands";
-  if (auto unpack = dyn_cast<linalg::UnPackOp>(op);
-      unpack && !isStatic(op, unpack.getMixedTiles()))
-    return op->emitError() << "'linalg.unpack' with dynamic tile sizes or "
-                              "shapes is not supported by pcc yet; give it "
-                              "static inner tiles and statically shaped "
-                              "operands";
+  if (isa<linalg::PackOp, linalg::UnPackOp>(op) &&
+      (llvm::any_of(op->getOperandTypes(), isDynamic) ||
+       llvm::any_of(tiles, [](OpFoldResult tile) { return isa<Value>(tile); })))
+    return op->emitError() << "'" << op->getName()
+                           << "' with dynamic tile sizes or shapes is not "
+                              "supported by pcc yet; give it static inner "
+                              "tiles and statically shaped operands";
   StringRef dialect = op->getName().getDialectNamespace();
   if (!llvm::is_contained(kInputDialects, dialect))
     return op->emitError()
