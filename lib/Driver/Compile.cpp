@@ -24,6 +24,9 @@ using namespace pcc::driver;
 using pcc::arrayio::DType;
 
 void pcc::driver::reportError(const llvm::Twine &message) {
+  // Under mpirun every process meets the same errors: process 0 reports.
+  if (pcc_process_rank() != 0)
+    return;
   llvm::errs() << "pcc: error: " << message << "\n";
 }
 

@@ -90,9 +90,10 @@ static std::string plural(size_t count, const std::string &noun) {
   return std::to_string(count) + " " + noun + (count == 1 ? "" : "s");
 }
 
-bool pcc::host::loadArguments(const EntrySignature &signature,
-                              const std::vector<std::string> &files,
-                              std::vector<Array> &arrays, std::string &error) {
+/// loadArguments in one process.
+static bool readArguments(const EntrySignature &signature,
+                          const std::vector<std::string> &files,
+                          std::vector<Array> &arrays, std::string &error) {
   if (files.size() != signature.arguments.size()) {
     std::string types;
     for (const BoundaryType &type : signature.arguments)
@@ -119,6 +120,43 @@ bool pcc::host::loadArguments(const EntrySignature &signature,
             formatShape(array.shape);
     return false;
   }
+  return true;
+}
+
+bool pcc::host::loadArguments(const EntrySignature &signature,
+                              const std::vector<std::string> &files,
+                              std::vector<Array> &arrays, std::string &error) {
+  if (pcc_process_count() == 1)
+    return readArguments(signature, files, arrays, error);
+  // Several processes: process 0 reads the files and sends what it read, or
+  // why it could not, to the others, so that only process 0 needs them.
+  char message[1024] = "";
+  if (pcc_process_rank() == 0 &&
+      !readArguments(signature, files, arrays, error))
+    std::snprintf(message, sizeof(message), "%s", error.c_str());
+  if (pcc_broadcast(message, sizeof(message)) != 0) {
+    error = "cannot send the arguments to the other processes";
+    return false;
+  }
+  if (message[0]) {
+    error = message;
+    return false;
+  }
+  if (pcc_process_rank() != 0) {
+    arrays.assign(signature.arguments.size(), Array());
+    for (size_t index = 0; index < arrays.size(); ++index) {
+      const BoundaryType &type = signature.arguments[index];
+      arrays[index].dtype = type.dtype;
+      arrays[index].shape = type.shape;
+      arrays[index].data.resize(size_t(arrays[index].numElements()) *
+                                dtypeSize(type.dtype));
+    }
+  }
+  for (Array &array : arrays)
+    if (pcc_broadcast(array.data.data(), int64_t(array.data.size())) != 0) {
+      error = "cannot send the arguments to the other processes";
+      return false;
+    }
   return true;
 }
 

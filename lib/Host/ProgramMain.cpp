@@ -37,6 +37,9 @@ using namespace pcc::host;
 
 namespace {
 int fail(const std::string &message) {
+  // Under mpirun every process meets the same errors: process 0 reports.
+  if (pcc_process_rank() != 0)
+    return 1;
   std::fflush(stdout);
   std::fprintf(stderr, "%s: error: %s\n", "pcc", message.c_str());
   return 1;
@@ -64,14 +67,21 @@ int main(int argc, char **argv) {
                   static_cast<long long>(_pcc_program_devices));
       return 0;
     }
+  char message[512] = "";
+  if (pcc_processes_init(message, sizeof(message)) != 0)
+    return fail(std::string("mpirun: ") + message);
   RunOptions options;
   std::vector<std::string> files;
   if (!parseRunArguments(argc, argv, options, files, error))
     return fail(error);
+  if (pcc_process_rank() != 0)
+    options.verbose = options.timeRuns = false;
 
   BufferAllocator allocator = hostAllocator();
+  if (cuda && pcc_process_count() > 1)
+    return fail("runs on several processes (mpirun) support the cpu backend "
+                "only for now: compile with --backend=cpu");
   if (cuda) {
-    char message[512] = "";
     if (!pcc_cuda_init || !pcc_cuda_simulate)
       return fail("this executable was linked without pcc's cuda runtime");
     if (simulated &&
@@ -110,6 +120,9 @@ int main(int argc, char **argv) {
   else if (options.verbose)
     std::fprintf(stderr, "pcc: run: %.6f s\n", times.front());
   std::vector<pcc::arrayio::Array> results = takeResults(calls, options.repeat);
+  // Every process of an MPI job holds the same results.
+  if (pcc_process_rank() != 0)
+    return 0;
   for (const pcc::arrayio::Array &result : results)
     std::printf("%s\n", pcc::arrayio::formatArray(result).c_str());
   std::fflush(stdout);

@@ -319,7 +319,8 @@ public:
       // Single-threaded, so that a crash in upstream code happens on the
       // thread whose crash recovery (onCompilerStack) catches it.
       : context(getRegistry(), MLIRContext::Threading::DISABLED),
-        diagnostics(sourceMgr, &context) {
+        diagnostics(sourceMgr, &context,
+                    pcc_process_rank() == 0 ? llvm::errs() : llvm::nulls()) {
     configureDiagnostics(context);
   }
 
@@ -373,6 +374,9 @@ struct CompiledEntry {
 /// Prints each result on standard output and saves them if asked to.
 static LogicalResult
 emitResults(const std::vector<pcc::arrayio::Array> &results) {
+  // Every process of an MPI job holds the same results.
+  if (pcc_process_rank() != 0)
+    return success();
   for (const pcc::arrayio::Array &result : results)
     llvm::outs() << pcc::arrayio::formatArray(result) << "\n";
   llvm::outs().flush();
@@ -478,6 +482,11 @@ static LogicalResult runProgram(llvm::StringRef programPath,
     return failure();
   if (*backend == Backend::Cpu && runOptions.oversubscribe) {
     reportError("--oversubscribe applies to the cuda backend only");
+    return failure();
+  }
+  if (pcc_process_count() > 1 && *backend != Backend::Cpu) {
+    reportError("runs on several processes (mpirun) support the cpu "
+                "backend only for now: add --backend=cpu");
     return failure();
   }
   if (runOptions.verbose)
@@ -614,6 +623,14 @@ static LogicalResult runCommand() {
     }
     return compileProgram(positionals[1]);
   }
+  // Under mpirun every process runs the program; process 0 alone reports.
+  char message[512];
+  if (pcc_processes_init(message, sizeof(message)) != 0) {
+    reportError(llvm::Twine("mpirun: ") + message);
+    return failure();
+  }
+  if (pcc_process_rank() != 0)
+    runOptions.verbose = runOptions.timeRuns = false;
   if (runOptions.memoryLimit)
     pcc_set_memory_limit(runOptions.memoryLimit);
   return runProgram(positionals[1],

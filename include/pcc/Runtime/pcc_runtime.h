@@ -74,6 +74,33 @@ int32_t pcc_set_host_threads(int64_t threads);
 void pcc_launch(int64_t num_devices, void (*body)(void *args, int64_t device),
                 void *args, int64_t work);
 
+/// Several processes (`mpirun -np P`): the P processes of an MPI job run
+/// one program together, process p running the p-th of P contiguous blocks
+/// of every pmap's devices (pcc_launch; a pmap whose devices do not split
+/// evenly ends the run with an error). Collectives between devices of one
+/// process stay in shared memory; between processes they go through MPI,
+/// which is loaded (libpcc_mpi.so, or PCC_MPI_SHIM) only under a launcher.
+///
+/// pcc_processes_init finds the job (Open MPI's environment) and starts MPI
+/// for it; without a launcher, or with one process, it does nothing. Call it
+/// first, from the main thread; later calls return the first one's status.
+/// Returns 0, or nonzero with a message in message[0..size).
+int32_t pcc_processes_init(char *message, size_t size);
+/// This process's rank in the job, and the number of processes (0 and 1
+/// without a launcher).
+int64_t pcc_process_rank(void);
+int64_t pcc_process_count(void);
+/// Sends `bytes` at `data` from process 0 to every process; every process
+/// calls it. Returns 0, or nonzero after printing an error.
+int32_t pcc_broadcast(void *data, int64_t bytes);
+/// What generated code calls after pcc_launch for each output of the pmap
+/// (a memref descriptor of `rank` dimensions whose elements take
+/// `elem_bytes`; the leading dimensions index the `num_devices` devices):
+/// each process sends the part its devices wrote to every other, so that
+/// every process holds the whole output. Does nothing with one process.
+void pcc_share_output(int64_t num_devices, int64_t rank, void *descriptor,
+                      int64_t elem_bytes);
+
 /// The devices of a pmap form a row-major grid with `grid_rank` axes of sizes
 /// grid_dims[0..grid_rank). A collective over a set of axes (bit k of
 /// axes_mask set = axis k takes part) groups the devices that agree on every

@@ -2,7 +2,9 @@
 //
 // Lowers spmd.launch, after everything else reached the LLVM dialect, to a
 // call of pcc_launch with a thunk that unpacks the buffers and calls the
-// device function's C interface, and the launch's work (-1 if unknown).
+// device function's C interface, and the launch's work (-1 if unknown),
+// followed by a pcc_share_output call per output (for runs on several
+// processes).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,6 +16,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DataLayoutInterfaces.h"
 #include "mlir/Transforms/DialectConversion.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -76,8 +79,9 @@ namespace {
 struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
   LaunchOpLowering(const LLVMTypeConverter &converter,
                    const llvm::StringMap<LLVM::LLVMFuncOp> &thunks,
-                   LLVM::LLVMFuncOp launch)
-      : ConvertOpToLLVMPattern(converter), thunks(thunks), launch(launch) {}
+                   LLVM::LLVMFuncOp launch, LLVM::LLVMFuncOp shareOutput)
+      : ConvertOpToLLVMPattern(converter), thunks(thunks), launch(launch),
+        shareOutput(shareOutput) {}
 
   LogicalResult
   matchAndRewrite(LaunchOp op, OpAdaptor adaptor,
@@ -120,6 +124,21 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
                                           op.getWork().value_or(-1));
     LLVM::CallOp::create(rewriter, loc, launch,
                          ValueRange{devices, body, array, work});
+    // Under several processes each ran a block of the devices: every
+    // process then needs the parts of the outputs that the others wrote.
+    DataLayout layout = DataLayout::closest(op);
+    unsigned numInputs = op.getInputs().size();
+    for (auto [index, output] : llvm::enumerate(op.getOutputs())) {
+      auto type = cast<MemRefType>(output.getType());
+      Value rank =
+          LLVM::ConstantOp::create(rewriter, loc, i64Type, type.getRank());
+      Value elemBytes = LLVM::ConstantOp::create(
+          rewriter, loc, i64Type,
+          int64_t(layout.getTypeSize(type.getElementType())));
+      LLVM::CallOp::create(
+          rewriter, loc, shareOutput,
+          ValueRange{devices, rank, slots[numInputs + index], elemBytes});
+    }
     rewriter.eraseOp(op);
     return success();
   }
@@ -128,6 +147,8 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
   const llvm::StringMap<LLVM::LLVMFuncOp> &thunks;
   /// The runtime's launch function.
   LLVM::LLVMFuncOp launch;
+  /// pcc_share_output.
+  LLVM::LLVMFuncOp shareOutput;
 };
 
 struct PCCConvertLaunchToLLVMPass
@@ -144,7 +165,7 @@ struct PCCConvertLaunchToLLVMPass
     auto i64Type = IntegerType::get(context, 64);
     SymbolTable symbols(module);
     llvm::StringMap<LLVM::LLVMFuncOp> thunks;
-    LLVM::LLVMFuncOp launch;
+    LLVM::LLVMFuncOp launch, shareOutput;
     module.walk([&](LaunchOp op) {
       LLVM::LLVMFuncOp &thunk = thunks[op.getCallee()];
       if (!thunk)
@@ -154,10 +175,14 @@ struct PCCConvertLaunchToLLVMPass
           module, launchFunction,
           LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
                                       {i64Type, ptrType, ptrType, i64Type}));
+      shareOutput = getOrDeclare(
+          module, "pcc_share_output",
+          LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                      {i64Type, i64Type, ptrType, i64Type}));
     });
     LLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);
-    patterns.add<LaunchOpLowering>(converter, thunks, launch);
+    patterns.add<LaunchOpLowering>(converter, thunks, launch, shareOutput);
     ConversionTarget target(*context);
     target.addIllegalOp<LaunchOp>();
     target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });

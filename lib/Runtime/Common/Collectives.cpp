@@ -19,6 +19,7 @@
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include "Collectives.h"
+#include "Processes.h"
 #include "RuntimeError.h"
 #include "pcc/Support/Float16.h"
 
@@ -227,7 +228,8 @@ thread_local SlotCache slotCache;
 
 } // namespace
 
-GroupSlot *findSlot(const Collective &call, const GroupPos &pos) {
+GroupSlot *findSlot(const Collective &call, const GroupPos &pos,
+                    const std::vector<int64_t> *groupRanks) {
   SlotCache &cache = slotCache;
   size_t n = cache.slots.size();
   for (size_t i = 0; i < n; ++i) {
@@ -253,6 +255,8 @@ GroupSlot *findSlot(const Collective &call, const GroupPos &pos) {
       s->groups = call.groups;
       s->leader = pos.leader;
       s->size = pos.size;
+      if (groupRanks)
+        s->groupRanks = *groupRanks;
       s->members.reset(new MemberState[pos.size]);
       for (int parity = 0; parity < 2; ++parity) {
         s->announced[parity].reset(new Announcement[pos.size]);
@@ -372,9 +376,12 @@ void waitForGroup(GroupSlot &slot, const char *op, int64_t device,
   }
   const char *site = currentCallSite().description;
   Waiting waiting(device, site);
+  // Where the group spans processes, the members here wait for the one
+  // that waits for the other processes: it reports first when they fail.
+  auto timeout = collectiveTimeout() * (slot.groupRanks.empty() ? 1 : 2);
   if (slot.waiter.wait(allArrived,
                        barrierSpinNanos.load(std::memory_order_relaxed),
-                       kMeetingYields, collectiveTimeout()) ||
+                       kMeetingYields, timeout) ||
       allArrived())
     return;
   std::string missing;
@@ -762,26 +769,20 @@ void copyOut(void *dst, const void *src, size_t bytes, bool stream) {
     std::memcpy(dst, src, bytes);
 }
 
-/// The host's collectives between device threads. Each member publishes
-/// its buffers (small inputs staged in the slot), meets its group, computes
-/// its own part reading its peers' inputs, and, unless the inputs were
-/// staged, meets the group again before anyone may reuse its input.
-void hostCollective(const Collective &call, const GroupPos &pos) {
+} // namespace
+
+void computeOwnPart(const Collective &call, const Announcement *members,
+                    const GroupPos &pos, const Announcement *outputs,
+                    const GroupPos &sharing, bool stage) {
   size_t inBytes = call.inBytes(), outBytes = call.outBytes(pos.size);
-  const char *op = call.name();
-  GroupSlot *slot = findSlot(call, pos);
-  Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
-                          currentCallSite().shape};
-  bool stage = int64_t(inBytes) <= kStagedBytes;
   bool stream = int64_t(outBytes) >= kStreamBytes;
-  int64_t es = elemSize(call.dtype);
-  const Announcement *members =
-      publishAndMeet(*slot, op, call.device, pos, call.in, call.out,
-                     fingerprint, stage, outBytes);
   auto input = [&](int64_t rank, size_t offset) {
     return static_cast<const char *>(members[rank].in) + offset;
   };
   char *out = static_cast<char *>(call.out);
+  // The reductions write through outputs[0..sharing.size), which
+  // reduceSlice indexes from `members`.
+  int64_t outBase = outputs - members;
   switch (call.kind) {
   case Collective::AllReduce: {
     SliceFn reduce = pickReduce(call.reduction, call.dtype);
@@ -789,24 +790,26 @@ void hostCollective(const Collective &call, const GroupPos &pos) {
       // Each member reduces the whole message from the staged copies into
       // its own output: for small messages a meeting costs more than the
       // work.
-      reduce(members, pos.size, pos.rank, pos.rank + 1, 0, call.count, 0,
-             /*stream=*/false);
+      reduce(members, pos.size, outBase + sharing.rank,
+             outBase + sharing.rank + 1, 0, call.count, 0, /*stream=*/false);
       return;
     }
-    // Each member reduces a slice into every member's output.
+    // Each member reduces a slice into every sharing member's output.
     int64_t lo, hi;
-    sliceOf(call.count, es, pos.size, pos.rank, lo, hi);
+    sliceOf(call.count, elemSize(call.dtype), sharing.size, sharing.rank, lo,
+            hi);
     if (lo < hi)
-      reduce(members, pos.size, 0, pos.size, lo, hi, 0, stream);
-    break;
+      reduce(members, pos.size, outBase, outBase + sharing.size, lo, hi, 0,
+             stream);
+    return;
   }
   case Collective::ReduceScatter: {
     // Each member reduces its own part into its own output.
     int64_t part = call.count / pos.size;
     pickReduce(call.reduction, call.dtype)(
-        members, pos.size, pos.rank, pos.rank + 1, pos.rank * part,
-        (pos.rank + 1) * part, pos.rank * part, stream);
-    break;
+        members, pos.size, outBase + sharing.rank, outBase + sharing.rank + 1,
+        pos.rank * part, (pos.rank + 1) * part, pos.rank * part, stream);
+    return;
   }
   case Collective::AllGather:
     // Each member pulls every input into its own output: it writes only its
@@ -834,6 +837,25 @@ void hostCollective(const Collective &call, const GroupPos &pos) {
   }
   if (stream)
     storeFence();
+}
+
+namespace {
+
+/// The host's collectives between device threads. Each member publishes
+/// its buffers (small inputs staged in the slot), meets its group, computes
+/// its own part reading its peers' inputs, and, unless the inputs were
+/// staged, meets the group again before anyone may reuse its input.
+void hostCollective(const Collective &call, const GroupPos &pos) {
+  size_t outBytes = call.outBytes(pos.size);
+  const char *op = call.name();
+  GroupSlot *slot = findSlot(call, pos);
+  Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
+                          currentCallSite().shape};
+  bool stage = int64_t(call.inBytes()) <= kStagedBytes;
+  const Announcement *members =
+      publishAndMeet(*slot, op, call.device, pos, call.in, call.out,
+                     fingerprint, stage, outBytes);
+  computeOwnPart(call, members, pos, members, pos, stage);
   // The peers' inputs must stay untouched until everyone has read them.
   if (!stage)
     meet(*slot, op, call.device, pos);
@@ -855,6 +877,9 @@ void runHostCollective(const Collective &call) {
       std::memmove(call.out, call.in, call.inBytes());
     return;
   }
+  // Under mpirun, a group whose members are in several processes.
+  if (multiProcess() && runAcrossProcesses(call, pos))
+    return;
   hostCollective(call, pos);
 }
 

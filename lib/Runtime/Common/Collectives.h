@@ -82,7 +82,8 @@ struct GroupPos {
   int64_t leader; ///< Linear index of rank 0: names the group in the grid.
 };
 
-/// Runs `call` on the host, between device threads.
+/// Runs `call` on the host, between device threads (and, under mpirun,
+/// processes).
 void runHostCollective(const Collective &call);
 
 /// Checks a collective's arguments (collectiveFatal on anything that
@@ -193,18 +194,26 @@ struct GroupSlot {
   /// State of the cuda platform for this group (its NCCL communicators);
   /// written by rank 0 between two meetings, never freed.
   void *cudaState = nullptr;
+  /// For a group whose members are in several processes (mpirun), where
+  /// the slot holds this process's members only: the group rank of each,
+  /// in order, and the state of the exchange between processes, written by
+  /// the first of them between two meetings, never freed.
+  std::vector<int64_t> groupRanks;
+  void *processState = nullptr;
 
   bool matches(const Collective &call, int64_t l) const;
-  /// The linear grid index of the member of rank `rank`.
+  /// The linear grid index of the member of rank `rank` (in the slot).
   int64_t memberDevice(int64_t rank) const {
-    return pcc::runtime::memberDevice(int64_t(dims.size()), dims.data(), mask,
-                                      groups, leader, rank);
+    return pcc::runtime::memberDevice(
+        int64_t(dims.size()), dims.data(), mask, groups, leader,
+        groupRanks.empty() ? rank : groupRanks[size_t(rank)]);
   }
 };
 
 /// The slot of the group of `call` at `pos` (created on first use, kept for
-/// the life of the process).
-GroupSlot *findSlot(const Collective &call, const GroupPos &pos);
+/// the life of the process). `groupRanks`: see GroupSlot.
+GroupSlot *findSlot(const Collective &call, const GroupPos &pos,
+                    const std::vector<int64_t> *groupRanks = nullptr);
 
 /// Waits for the other members of the group to reach this meeting. A member
 /// that waits past the collective timeout ends the process with status 1,
@@ -226,6 +235,21 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
                                    const void *in, void *out,
                                    const Fingerprint &fingerprint,
                                    bool stage = false, size_t outBytes = 0);
+
+/// A member's share of `call` once every input of its group is readable
+/// through members[0..pos.size) in group-rank order: its own output, and
+/// for the reductions a part of the outputs of the `sharing.size` members
+/// that split the work, outputs[0..sharing.size) (`sharing.rank` is its
+/// place among them; `outputs` points into the same array as `members`).
+/// With `stage` (an all-reduce of staged inputs) it reduces the whole
+/// message into its own output.
+void computeOwnPart(const Collective &call, const Announcement *members,
+                    const GroupPos &pos, const Announcement *outputs,
+                    const GroupPos &sharing, bool stage);
+
+/// Runs `call` if its group has members in other processes of an MPI job
+/// (ProcessCollectives.cpp) and returns true; otherwise returns false.
+bool runAcrossProcesses(const Collective &call, const GroupPos &pos);
 
 /// Reduces `count` elements of `dtype` over `n` inputs in rank order (the
 /// semantics of pcc_all_reduce) into `out`, on the calling thread. `out` may

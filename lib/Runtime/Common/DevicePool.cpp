@@ -28,6 +28,7 @@
 
 #include "Collectives.h"
 #include "DevicePool.h"
+#include "Processes.h"
 #include "Fibers.h"
 #include "StackGuard.h"
 #include "Sync.h"
@@ -244,7 +245,11 @@ bool initialize(Pool &p) {
   // five-minute timeout.
   if (!checkCollectiveTimeout())
     return false;
-  bool pin = true;
+  // The processes of an MPI job share the machine's cores, and each would
+  // pin its threads to the same ones: unless mpirun bound each to cores of
+  // its own (then it may use only those, and there is nothing to choose),
+  // they are left to the scheduler.
+  bool pin = !multiProcess();
   if (const char *text = std::getenv("PCC_PIN_THREADS")) {
     if (std::strcmp(text, "0") && std::strcmp(text, "1")) {
       std::fprintf(stderr,
@@ -423,11 +428,41 @@ extern "C" int64_t pcc_runtime_num_threads(void) {
   return pool().numAlive.load(std::memory_order_relaxed);
 }
 
+namespace {
+/// A body run on this process's block of devices (Processes.h): device d
+/// of the pool is device first + d of the pmap.
+struct BlockOfDevices {
+  void (*body)(void *args, int64_t device);
+  void *args;
+  int64_t first;
+
+  static void run(void *block, int64_t device) {
+    auto *self = static_cast<BlockOfDevices *>(block);
+    self->body(self->args, self->first + device);
+  }
+};
+} // namespace
+
 extern "C" void pcc_launch(int64_t num_devices,
                            void (*body)(void *args, int64_t device), void *args,
                            int64_t work) {
+  int32_t failed;
+  if (multiProcess() && num_devices >= 0) {
+    BlockOfDevices block{body, args, 0};
+    int64_t count;
+    localDevices(num_devices, block.first, count);
+    failed = runDevices(count, BlockOfDevices::run, &block,
+                        /*threadPerDevice=*/false, work);
+  } else {
+    failed =
+        runDevices(num_devices, body, args, /*threadPerDevice=*/false, work);
+  }
   // Generated code cannot handle a failure, and its results would be
-  // garbage: end the process the way the driver ends on any other error.
-  if (runDevices(num_devices, body, args, /*threadPerDevice=*/false, work))
-    std::exit(1);
+  // garbage: end the process with status 1, as the driver ends on any other
+  // error, but without the exit handlers, which would wait for the other
+  // processes of an MPI job.
+  if (failed) {
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
 }

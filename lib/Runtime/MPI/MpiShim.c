@@ -1,0 +1,133 @@
+/*===- MpiShim.c - The MPI calls of the pcc runtime, behind a plain C ABI -===*\
+|*                                                                            *|
+|* Built against mpi.h into libpcc_mpi.so, which the runtime loads with       *|
+|* dlopen only when a program runs under an MPI launcher (Processes.cpp), so  *|
+|* that pcc and the executables it writes run without MPI installed. The ABI  *|
+|* names no MPI type: an MPI's handles and constants differ between           *|
+|* implementations, and this file is the only one that sees them. The calls   *|
+|* are made by one thread at a time (MPI_THREAD_SERIALIZED): the runtime      *|
+|* holds a lock around each. Every function returns 0 or an MPI error code.   *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+
+#include <mpi.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define PCC_MPI_EXPORT __attribute__((visibility("default")))
+
+/* Messages longer than this are split: MPI counts are ints. */
+#define PCC_MPI_CHUNK ((int64_t)1 << 30)
+
+PCC_MPI_EXPORT int pcc_mpi_init(int *rank, int *size, int *tagLimit) {
+  int provided = 0, flag = 0, *limit = NULL;
+  int status = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
+  if (status != MPI_SUCCESS)
+    return status;
+  if (provided < MPI_THREAD_SERIALIZED)
+    return MPI_ERR_OTHER;
+  /* Errors come back as codes, for the runtime to report. */
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &limit, &flag);
+  *tagLimit = flag ? *limit : 32767;
+  MPI_Comm_rank(MPI_COMM_WORLD, rank);
+  return MPI_Comm_size(MPI_COMM_WORLD, size);
+}
+
+PCC_MPI_EXPORT int pcc_mpi_finalize(void) { return MPI_Finalize(); }
+
+PCC_MPI_EXPORT void pcc_mpi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
+
+PCC_MPI_EXPORT void pcc_mpi_error_string(int code, char *text, int size) {
+  int length = 0;
+  char buffer[MPI_MAX_ERROR_STRING];
+  if (MPI_Error_string(code, buffer, &length) != MPI_SUCCESS)
+    length = snprintf(buffer, sizeof(buffer), "MPI error %d", code);
+  snprintf(text, (size_t)size, "%.*s", length, buffer);
+}
+
+/* Broadcasts `bytes` from process 0. */
+PCC_MPI_EXPORT int pcc_mpi_broadcast(void *data, int64_t bytes) {
+  for (int64_t at = 0; at < bytes; at += PCC_MPI_CHUNK) {
+    int64_t n = bytes - at < PCC_MPI_CHUNK ? bytes - at : PCC_MPI_CHUNK;
+    int status =
+        MPI_Bcast((char *)data + at, (int)n, MPI_BYTE, 0, MPI_COMM_WORLD);
+    if (status != MPI_SUCCESS)
+      return status;
+  }
+  return MPI_SUCCESS;
+}
+
+/* Every process contributes block `rank` of `data` (`bytes` each, in place)
+ * and receives the others'. */
+PCC_MPI_EXPORT int pcc_mpi_all_gather(void *data, int64_t bytes) {
+  /* A block of up to 2^31 - 1 units, a unit being the largest power of two
+   * up to 4 KiB that divides it. */
+  int64_t unit = 1;
+  while (unit < 4096 && bytes % (unit * 2) == 0)
+    unit *= 2;
+  if (bytes / unit > INT32_MAX)
+    return MPI_ERR_COUNT;
+  MPI_Datatype type;
+  int status = MPI_Type_contiguous((int)unit, MPI_BYTE, &type);
+  if (status != MPI_SUCCESS)
+    return status;
+  MPI_Type_commit(&type);
+  status = MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data,
+                         (int)(bytes / unit), type, MPI_COMM_WORLD);
+  MPI_Type_free(&type);
+  return status;
+}
+
+/* Nonblocking point-to-point messages of at most 1 GiB; `*request` is a
+ * handle for pcc_mpi_test. */
+PCC_MPI_EXPORT int pcc_mpi_send(const void *data, int64_t bytes, int peer,
+                                int tag, void **request) {
+  MPI_Request *handle = malloc(sizeof(MPI_Request));
+  if (!handle || bytes > PCC_MPI_CHUNK) {
+    free(handle);
+    return MPI_ERR_COUNT;
+  }
+  int status = MPI_Isend(data, (int)bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+                         handle);
+  if (status != MPI_SUCCESS) {
+    free(handle);
+    return status;
+  }
+  *request = handle;
+  return MPI_SUCCESS;
+}
+
+PCC_MPI_EXPORT int pcc_mpi_receive(void *data, int64_t bytes, int peer,
+                                   int tag, void **request) {
+  MPI_Request *handle = malloc(sizeof(MPI_Request));
+  if (!handle || bytes > PCC_MPI_CHUNK) {
+    free(handle);
+    return MPI_ERR_COUNT;
+  }
+  int status =
+      MPI_Irecv(data, (int)bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, handle);
+  if (status != MPI_SUCCESS) {
+    free(handle);
+    return status;
+  }
+  *request = handle;
+  return MPI_SUCCESS;
+}
+
+/* Sets *done, and when done frees the request and sets *bytes to what
+ * arrived (receives). */
+PCC_MPI_EXPORT int pcc_mpi_test(void *request, int *done, int64_t *bytes) {
+  MPI_Status status;
+  int result = MPI_Test((MPI_Request *)request, done, &status);
+  if (result != MPI_SUCCESS || !*done)
+    return result;
+  int count = 0;
+  MPI_Get_count(&status, MPI_BYTE, &count);
+  *bytes = count;
+  free(request);
+  return MPI_SUCCESS;
+}
+

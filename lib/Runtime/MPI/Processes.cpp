@@ -1,0 +1,271 @@
+//===- Processes.cpp - Devices split over the processes of an MPI job -----===//
+//
+// Finds the job, loads libpcc_mpi.so (MpiShim.c) and wraps its calls, one
+// thread at a time. Implements pcc_processes_init, pcc_process_rank,
+// pcc_process_count, pcc_broadcast and pcc_share_output.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Processes.h"
+
+#include "RuntimeError.h"
+#include "pcc/Runtime/pcc_runtime.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <mutex>
+#include <vector>
+
+namespace pcc::runtime {
+namespace {
+
+/// The functions of MpiShim.c.
+struct MpiShim {
+  int (*init)(int *rank, int *size, int *tagLimit);
+  int (*finalize)();
+  void (*abort)(int code);
+  void (*errorString)(int code, char *text, int size);
+  int (*broadcast)(void *data, int64_t bytes);
+  int (*allGather)(void *data, int64_t bytes);
+  int (*send)(const void *data, int64_t bytes, int peer, int tag,
+              void **request);
+  int (*receive)(void *data, int64_t bytes, int peer, int tag, void **request);
+  int (*test)(void *request, int *done, int64_t *bytes);
+};
+
+ProcessLayout layout;
+MpiShim mpi;
+/// MPI is initialized with MPI_THREAD_SERIALIZED: calls from several device
+/// threads take turns.
+std::mutex mpiMutex;
+
+/// "MPI_ERR_...: text" for an MPI error code.
+std::string mpiError(int code) {
+  char text[512];
+  mpi.errorString(code, text, sizeof(text));
+  return text;
+}
+
+/// Where libpcc_mpi.so is: PCC_MPI_SHIM, or where the build put it.
+std::string shimPath() {
+  if (const char *path = std::getenv("PCC_MPI_SHIM"))
+    return path;
+#ifdef PCC_MPI_SHIM_PATH
+  return PCC_MPI_SHIM_PATH;
+#else
+  return "";
+#endif
+}
+
+/// Loads the shim; returns an error, or "" on success.
+std::string loadShim() {
+  std::string path = shimPath();
+  if (path.empty())
+    return "this pcc was built without MPI (no mpi.h when it was built: "
+           "install libopenmpi-dev and rebuild), so it cannot run under "
+           "mpirun";
+  // RTLD_GLOBAL: Open MPI's own plugins, which it loads with dlopen, look
+  // for libmpi's symbols in the global scope.
+  void *handle = dlopen(path.c_str(), RTLD_NOW | RTLD_GLOBAL);
+  if (!handle)
+    return std::string("cannot load MPI (") + dlerror() +
+           "): install Open MPI (openmpi-bin), or set PCC_MPI_SHIM to "
+           "libpcc_mpi.so";
+  auto load = [&](auto &function, const char *name) {
+    function = reinterpret_cast<std::remove_reference_t<decltype(function)>>(
+        dlsym(handle, name));
+    return function != nullptr;
+  };
+  if (!load(mpi.init, "pcc_mpi_init") ||
+      !load(mpi.finalize, "pcc_mpi_finalize") ||
+      !load(mpi.abort, "pcc_mpi_abort") ||
+      !load(mpi.errorString, "pcc_mpi_error_string") ||
+      !load(mpi.broadcast, "pcc_mpi_broadcast") ||
+      !load(mpi.allGather, "pcc_mpi_all_gather") ||
+      !load(mpi.send, "pcc_mpi_send") ||
+      !load(mpi.receive, "pcc_mpi_receive") || !load(mpi.test, "pcc_mpi_test"))
+    return path + " is not pcc's MPI shim (a function is missing)";
+  return "";
+}
+
+/// The number of processes the launcher started, 0 if not launched, or -1
+/// if launched but the launcher does not say.
+int64_t launchedProcesses() {
+  if (const char *size = std::getenv("OMPI_COMM_WORLD_SIZE"))
+    return std::atoll(size);
+  if (std::getenv("PMIX_RANK"))
+    return -1;
+  return 0;
+}
+
+void finalizeAtExit() {
+  std::lock_guard<std::mutex> lock(mpiMutex);
+  mpi.finalize();
+}
+
+/// Ends the run on an MPI failure.
+[[noreturn]] void mpiFailed(int code, const std::string &what) {
+  failRun("MPI failed in " + what + ": " + mpiError(code));
+}
+
+} // namespace
+
+const ProcessLayout &processLayout() { return layout; }
+
+void localDevices(int64_t devices, int64_t &first, int64_t &count) {
+  int64_t processes = layout.count;
+  if (devices % processes != 0)
+    failRun("a pmap of " + std::to_string(devices) +
+            " devices does not split over " + std::to_string(processes) +
+            " processes: run with a number of processes that divides the "
+            "devices (mpirun -np P, P dividing " +
+            std::to_string(devices) + ")");
+  count = devices / processes;
+  first = layout.rank * count;
+}
+
+void postSend(Message &message, const void *data, int64_t bytes, int64_t peer,
+              int64_t tag, const std::string &what) {
+  message = Message{nullptr, bytes, 0, false};
+  std::lock_guard<std::mutex> lock(mpiMutex);
+  if (int code = mpi.send(data, bytes, int(peer), int(tag), &message.request))
+    mpiFailed(code, what);
+}
+
+void postReceive(Message &message, void *data, int64_t bytes, int64_t peer,
+                 int64_t tag, const std::string &what) {
+  message = Message{nullptr, bytes, 0, false};
+  std::lock_guard<std::mutex> lock(mpiMutex);
+  if (int code = mpi.receive(data, bytes, int(peer), int(tag), &message.request))
+    mpiFailed(code, what);
+}
+
+bool testMessage(Message &message, const std::string &what) {
+  if (message.done)
+    return true;
+  int done = 0;
+  std::lock_guard<std::mutex> lock(mpiMutex);
+  if (int code = mpi.test(message.request, &done, &message.arrived))
+    mpiFailed(code, what);
+  message.done = done != 0;
+  return message.done;
+}
+
+void allGatherBlocks(void *data, int64_t bytes) {
+  std::lock_guard<std::mutex> lock(mpiMutex);
+  if (int code = mpi.allGather(data, bytes))
+    mpiFailed(code, "sharing the results of a pmap between processes");
+}
+
+} // namespace pcc::runtime
+
+using namespace pcc::runtime;
+
+extern "C" int32_t pcc_processes_init(char *message, size_t size) {
+  static bool initialized = false;
+  static std::string failure;
+  if (!initialized) {
+    initialized = true;
+    int64_t launched = launchedProcesses();
+    if (launched != 0 && launched != 1) {
+      failure = loadShim();
+      int rank = 0, count = 1, tagLimit = 0;
+      if (failure.empty()) {
+        if (int code = mpi.init(&rank, &count, &tagLimit))
+          failure = "cannot start MPI: " + mpiError(code);
+      }
+      if (failure.empty()) {
+        layout = {rank, count, tagLimit};
+        std::atexit(finalizeAtExit);
+      }
+    }
+  }
+  if (!failure.empty() && size > 0)
+    std::snprintf(message, size, "%s", failure.c_str());
+  return failure.empty() ? 0 : 1;
+}
+
+extern "C" int64_t pcc_process_rank(void) { return layout.rank; }
+
+extern "C" int64_t pcc_process_count(void) { return layout.count; }
+
+extern "C" int32_t pcc_broadcast(void *data, int64_t bytes) {
+  if (layout.count == 1)
+    return 0;
+  std::lock_guard<std::mutex> lock(mpiMutex);
+  if (int code = mpi.broadcast(data, bytes)) {
+    std::fprintf(stderr, "pcc runtime error: MPI failed in a broadcast: %s\n",
+                 mpiError(code).c_str());
+    return 1;
+  }
+  return 0;
+}
+
+namespace {
+/// The ranked memref descriptor of MLIR's C interface.
+struct Descriptor {
+  char *allocated;
+  char *aligned;
+  int64_t offset;
+  int64_t sizesAndStrides[]; // sizes[rank], then strides[rank]
+};
+
+/// Calls copy(element address, index) for each element of `memref` whose
+/// row-major index is in [first, first + count), in order.
+template <typename Copy>
+void forEachElement(const Descriptor *memref, int64_t rank, int64_t elemBytes,
+                    int64_t first, int64_t count, Copy copy) {
+  const int64_t *sizes = memref->sizesAndStrides;
+  const int64_t *strides = sizes + rank;
+  for (int64_t index = first; index < first + count; ++index) {
+    int64_t rem = index, offset = memref->offset;
+    for (int64_t k = rank - 1; k >= 0; --k) {
+      offset += (rem % sizes[k]) * strides[k];
+      rem /= sizes[k];
+    }
+    copy(memref->aligned + offset * elemBytes, index);
+  }
+}
+} // namespace
+
+extern "C" void pcc_share_output(int64_t devices, int64_t rank,
+                                 void *descriptor, int64_t elemBytes) {
+  if (layout.count == 1)
+    return;
+  auto *memref = static_cast<const Descriptor *>(descriptor);
+  const int64_t *sizes = memref->sizesAndStrides;
+  const int64_t *strides = sizes + rank;
+  int64_t elements = 1, contiguousStride = 1;
+  bool contiguous = true;
+  for (int64_t k = rank - 1; k >= 0; --k) {
+    contiguous = contiguous && (sizes[k] == 1 || strides[k] == contiguousStride);
+    contiguousStride *= sizes[k];
+    elements *= sizes[k];
+  }
+  // The devices' parts are the leading dimensions' rows, stacked in linear
+  // device order: block p is the p-th of P equal runs of elements.
+  if (devices <= 0 || elements % devices != 0)
+    failRun("pcc_share_output: a pmap output does not hold one part per "
+            "device");
+  int64_t perProcess = elements / layout.count;
+  int64_t blockBytes = perProcess * elemBytes;
+  if (contiguous) {
+    allGatherBlocks(memref->aligned + memref->offset * elemBytes, blockBytes);
+    return;
+  }
+  std::vector<char> packed(size_t(elements * elemBytes));
+  forEachElement(memref, rank, elemBytes, layout.rank * perProcess, perProcess,
+                 [&](const char *element, int64_t index) {
+                   std::memcpy(packed.data() + index * elemBytes, element,
+                               size_t(elemBytes));
+                 });
+  allGatherBlocks(packed.data(), blockBytes);
+  forEachElement(memref, rank, elemBytes, 0, elements,
+                 [&](char *element, int64_t index) {
+                   std::memcpy(element, packed.data() + index * elemBytes,
+                               size_t(elemBytes));
+                 });
+}

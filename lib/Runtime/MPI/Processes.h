@@ -1,0 +1,72 @@
+//===- Processes.h - Devices split over the processes of an MPI job -*- C++ -*-===//
+//
+// Under an MPI launcher (`mpirun -np P`), the P processes run one program
+// together: the devices of each pmap are split into P contiguous blocks of
+// linear indices, process p running block p. This layer finds the job
+// (Open MPI's environment; nothing to configure), loads MPI through
+// libpcc_mpi.so (MpiShim.c) only then, and offers what the rest of the
+// runtime needs of it: the block of devices to run, and messages between
+// processes, made by one thread at a time. Without a launcher there is one
+// process and MPI is never loaded.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_LIB_RUNTIME_PROCESSES_H
+#define PCC_LIB_RUNTIME_PROCESSES_H
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace pcc::runtime {
+
+/// This process's place in the job.
+struct ProcessLayout {
+  int64_t rank = 0;
+  int64_t count = 1;
+  /// Tags of point-to-point messages are in [0, tagLimit].
+  int64_t tagLimit = 0;
+};
+
+/// The job as pcc_processes_init found it (one process until then).
+const ProcessLayout &processLayout();
+
+/// Whether this run has more than one process.
+inline bool multiProcess() { return processLayout().count > 1; }
+
+/// The process that runs linear device `device` of a pmap of `devices`.
+inline int64_t processOfDevice(int64_t device, int64_t devices) {
+  return device / (devices / processLayout().count);
+}
+
+/// The devices of a pmap of `devices` that this process runs: [first,
+/// first + count). Ends the run with an error naming the fix when `devices`
+/// does not split evenly over the processes.
+void localDevices(int64_t devices, int64_t &first, int64_t &count);
+
+/// An outstanding message (pcc_mpi_send or pcc_mpi_receive).
+struct Message {
+  void *request = nullptr;
+  int64_t bytes = 0;   ///< What was posted.
+  int64_t arrived = 0; ///< What arrived, once done.
+  bool done = false;
+};
+
+/// Posts a message of at most kMaxMessageBytes to or from process `peer`.
+/// Failures end the run naming `what`.
+void postSend(Message &message, const void *data, int64_t bytes, int64_t peer,
+              int64_t tag, const std::string &what);
+void postReceive(Message &message, void *data, int64_t bytes, int64_t peer,
+                 int64_t tag, const std::string &what);
+constexpr int64_t kMaxMessageBytes = int64_t(1) << 30;
+
+/// Advances `message`; returns whether it is done.
+bool testMessage(Message &message, const std::string &what);
+
+/// Shares each block of `bytes` at `data` (block p written by process p)
+/// with every process.
+void allGatherBlocks(void *data, int64_t bytes);
+
+} // namespace pcc::runtime
+
+#endif // PCC_LIB_RUNTIME_PROCESSES_H
