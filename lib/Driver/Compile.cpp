@@ -169,6 +169,30 @@ std::optional<int64_t> pcc::driver::countDevices(ModuleOp module) {
   return devices;
 }
 
+LogicalResult pcc::driver::checkProcessSplit(ModuleOp module,
+                                             int64_t processes) {
+  auto result = module.walk([&](pcc::spmd::PmapOp pmap) {
+    // A nest runs as one launch of its innermost pmaps' grid.
+    if (pmap->walk([&](pcc::spmd::PmapOp inner) {
+              return inner == pmap ? WalkResult::advance()
+                                   : WalkResult::interrupt();
+            }).wasInterrupted())
+      return WalkResult::advance();
+    int64_t grid = 1;
+    for (auto op = pmap; op; op = op->getParentOfType<pcc::spmd::PmapOp>())
+      grid *= op.getAxisSize();
+    if (grid % processes == 0)
+      return WalkResult::advance();
+    pmap.emitError() << "this pmap runs on " << grid
+                     << " devices, which do not split over " << processes
+                     << " processes: run with a number of processes that "
+                        "divides "
+                     << grid << " (mpirun -np P)";
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
                                         Backend backend,
                                         const CudaOptions &cuda,

@@ -17,6 +17,9 @@ real tools come from the environment:
                    options and PCC_VIA_RUN_FLAGS (e.g. --oversubscribe): the
                    GPU machine's side of scripts/gpu-check.sh.
 
+PCC_VIA_LAUNCHER, in the jit and aot modes, is a command put in front of
+the run (e.g. `mpirun --allow-run-as-root --oversubscribe -np 2`).
+
 PCC names the real driver (jit, aot, record). Test scripts generate their
 programs deterministically, so a program's hash finds its executable.
 """
@@ -73,9 +76,11 @@ def compile_program(program, options, output):
 def main(argv):
     mode = os.environ.get("PCC_VIA", "aot")
     program, options, arguments = split_run_command(argv)
+    launcher = os.environ.get("PCC_VIA_LAUNCHER", "").split()
     if mode == "jit":
         flags = os.environ.get("PCC_VIA_FLAGS", "").split()
-        return subprocess.run([os.environ["PCC"], "run", program, *options,
+        return subprocess.run([*launcher, os.environ["PCC"], "run", program,
+                               *options,
                                *arguments, *flags]).returncode
     if mode == "aot":
         with tempfile.TemporaryDirectory(prefix="pcc-via-") as tmp:
@@ -84,7 +89,8 @@ def main(argv):
             if status != 0:
                 return status
             flags = os.environ.get("PCC_VIA_RUN_FLAGS", "").split()
-            return subprocess.run([exe, *arguments, *flags]).returncode
+            return subprocess.run([*launcher, exe, *arguments,
+                                   *flags]).returncode
     bundle = os.environ.get("PCC_VIA_BUNDLE")
     if not bundle:
         return fail("PCC_VIA_BUNDLE is not set")

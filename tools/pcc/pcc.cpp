@@ -342,6 +342,8 @@ public:
       return failure();
     signature = std::move(*entry);
     devices = countDevices(*module).value_or(0);
+    if (failed(checkProcessSplit(*module, pcc_process_count())))
+      return failure();
     if (runOptions.verbose) {
       if (devices)
         llvm::errs() << "pcc: devices: " << devices

@@ -68,6 +68,11 @@ mlir::FailureOr<EntrySignature> getEntrySignature(mlir::ModuleOp module,
 /// outermost spmd.pmap nest, or nullopt if it has no spmd.pmap.
 std::optional<int64_t> countDevices(mlir::ModuleOp module);
 
+/// Checks that the devices of every pmap nest split evenly over `processes`
+/// processes (mpirun -np P), reporting the first nest that does not.
+mlir::LogicalResult checkProcessSplit(mlir::ModuleOp module,
+                                      int64_t processes);
+
 /// How the cuda backend's kernels are packaged.
 enum class KernelFormat { Fatbin, PTX };
 
