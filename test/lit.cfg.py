@@ -48,6 +48,20 @@ def count_gpus():
 if count_gpus() > 0:
     config.available_features.add("cuda")
 
+# Runs on several processes: Open MPI's mpirun, and the MPI shim this build
+# made (without mpi.h at build time there is none). As root, Open MPI needs
+# to be told it may run; more processes than cores need --oversubscribe.
+def has_mpi():
+    import shutil
+    return shutil.which("mpirun") is not None and os.path.exists(
+        os.path.join(config.pcc_obj_root, "lib", "Runtime", "libpcc_mpi.so"))
+
+
+if has_mpi():
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun", "mpirun --allow-run-as-root --oversubscribe"))
+
 # The benchmark harness's baselines and plots (scripts/setup.sh installs
 # them): Open MPI, OpenBLAS, matplotlib, mlir-runner.
 def has_bench_tools():

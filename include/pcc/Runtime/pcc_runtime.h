@@ -95,9 +95,11 @@ int64_t pcc_process_count(void);
 int32_t pcc_broadcast(void *data, int64_t bytes);
 /// What generated code calls after pcc_launch for each output of the pmap
 /// (a memref descriptor of `rank` dimensions whose elements take
-/// `elem_bytes`; the leading dimensions index the `num_devices` devices):
-/// each process sends the part its devices wrote to every other, so that
-/// every process holds the whole output. Does nothing with one process.
+/// `elem_bytes`): its leading dimension indexes the outermost pmap, slice i
+/// written by the first device of index i (the others of a nest have inner
+/// coordinates that are not all 0). Each process sends the slices its
+/// devices wrote to every other, so that every process holds the whole
+/// output. Does nothing with one process.
 void pcc_share_output(int64_t num_devices, int64_t rank, void *descriptor,
                       int64_t elem_bytes);
 

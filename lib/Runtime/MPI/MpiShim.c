@@ -60,24 +60,38 @@ PCC_MPI_EXPORT int pcc_mpi_broadcast(void *data, int64_t bytes) {
   return MPI_SUCCESS;
 }
 
-/* Every process contributes block `rank` of `data` (`bytes` each, in place)
- * and receives the others'. */
-PCC_MPI_EXPORT int pcc_mpi_all_gather(void *data, int64_t bytes) {
-  /* A block of up to 2^31 - 1 units, a unit being the largest power of two
-   * up to 4 KiB that divides it. */
-  int64_t unit = 1;
-  while (unit < 4096 && bytes % (unit * 2) == 0)
-    unit *= 2;
-  if (bytes / unit > INT32_MAX)
-    return MPI_ERR_COUNT;
+/* Every process p contributes bytes [offsets[p], offsets[p + 1]) of `data`
+ * (in place) and receives the others'. */
+PCC_MPI_EXPORT int pcc_mpi_all_gather(void *data, const int64_t *offsets) {
+  int size = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  /* Counted in units of the largest power of two up to 4 KiB that divides
+   * every offset, so that up to 2^31 - 1 units fit an int. */
+  int64_t unit = 4096;
+  for (int p = 0; p <= size; ++p)
+    while (offsets[p] % unit != 0)
+      unit /= 2;
+  int *counts = malloc(2 * sizeof(int) * (size_t)size);
+  if (!counts)
+    return MPI_ERR_NO_MEM;
+  int *displacements = counts + size;
+  for (int p = 0; p < size; ++p) {
+    if (offsets[p + 1] / unit > INT32_MAX) {
+      free(counts);
+      return MPI_ERR_COUNT;
+    }
+    counts[p] = (int)((offsets[p + 1] - offsets[p]) / unit);
+    displacements[p] = (int)(offsets[p] / unit);
+  }
   MPI_Datatype type;
   int status = MPI_Type_contiguous((int)unit, MPI_BYTE, &type);
-  if (status != MPI_SUCCESS)
-    return status;
-  MPI_Type_commit(&type);
-  status = MPI_Allgather(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data,
-                         (int)(bytes / unit), type, MPI_COMM_WORLD);
-  MPI_Type_free(&type);
+  if (status == MPI_SUCCESS) {
+    MPI_Type_commit(&type);
+    status = MPI_Allgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, data, counts,
+                            displacements, type, MPI_COMM_WORLD);
+    MPI_Type_free(&type);
+  }
+  free(counts);
   return status;
 }
 

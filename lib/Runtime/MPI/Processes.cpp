@@ -29,7 +29,7 @@ struct MpiShim {
   void (*abort)(int code);
   void (*errorString)(int code, char *text, int size);
   int (*broadcast)(void *data, int64_t bytes);
-  int (*allGather)(void *data, int64_t bytes);
+  int (*allGather)(void *data, const int64_t *offsets);
   int (*send)(const void *data, int64_t bytes, int peer, int tag,
               void **request);
   int (*receive)(void *data, int64_t bytes, int peer, int tag, void **request);
@@ -118,11 +118,10 @@ const ProcessLayout &processLayout() { return layout; }
 void localDevices(int64_t devices, int64_t &first, int64_t &count) {
   int64_t processes = layout.count;
   if (devices % processes != 0)
-    failRun("a pmap of " + std::to_string(devices) +
-            " devices does not split over " + std::to_string(processes) +
-            " processes: run with a number of processes that divides the "
-            "devices (mpirun -np P, P dividing " +
-            std::to_string(devices) + ")");
+    failRun("a pmap runs on " + std::to_string(devices) +
+            " devices, which do not split over " + std::to_string(processes) +
+            " processes: run with a number of processes that divides " +
+            std::to_string(devices) + " (mpirun -np P)");
   count = devices / processes;
   first = layout.rank * count;
 }
@@ -154,9 +153,9 @@ bool testMessage(Message &message, const std::string &what) {
   return message.done;
 }
 
-void allGatherBlocks(void *data, int64_t bytes) {
+void allGatherBlocks(void *data, const int64_t *offsets) {
   std::lock_guard<std::mutex> lock(mpiMutex);
-  if (int code = mpi.allGather(data, bytes))
+  if (int code = mpi.allGather(data, offsets))
     mpiFailed(code, "sharing the results of a pmap between processes");
 }
 
@@ -245,24 +244,37 @@ extern "C" void pcc_share_output(int64_t devices, int64_t rank,
     contiguousStride *= sizes[k];
     elements *= sizes[k];
   }
-  // The devices' parts are the leading dimensions' rows, stacked in linear
-  // device order: block p is the p-th of P equal runs of elements.
-  if (devices <= 0 || elements % devices != 0)
-    failRun("pcc_share_output: a pmap output does not hold one part per "
-            "device");
-  int64_t perProcess = elements / layout.count;
-  int64_t blockBytes = perProcess * elemBytes;
+  // The output stacks one slice per index of the outermost pmap (its
+  // leading dimension), written by the device of that index whose inner
+  // coordinates are all 0 (pcc-outline-pmaps): slices are owned by
+  // processes in order, each a run of them, some none.
+  int64_t slices = rank > 0 ? sizes[0] : 0;
+  if (slices <= 0 || devices % slices != 0 || devices % layout.count != 0)
+    failRun("pcc_share_output: a pmap output does not hold one slice per "
+            "index of its pmap");
+  int64_t sliceBytes = elements / slices * elemBytes;
+  int64_t devicesPerSlice = devices / slices;
+  int64_t devicesPerProcess = devices / layout.count;
+  std::vector<int64_t> offsets(size_t(layout.count) + 1, elements * elemBytes);
+  for (int64_t slice = slices - 1; slice >= 0; --slice) {
+    int64_t owner = slice * devicesPerSlice / devicesPerProcess;
+    for (int64_t p = 0; p <= owner; ++p)
+      offsets[size_t(p)] = slice * sliceBytes;
+  }
   if (contiguous) {
-    allGatherBlocks(memref->aligned + memref->offset * elemBytes, blockBytes);
+    allGatherBlocks(memref->aligned + memref->offset * elemBytes,
+                    offsets.data());
     return;
   }
   std::vector<char> packed(size_t(elements * elemBytes));
-  forEachElement(memref, rank, elemBytes, layout.rank * perProcess, perProcess,
+  int64_t first = offsets[size_t(layout.rank)] / elemBytes;
+  int64_t count = offsets[size_t(layout.rank) + 1] / elemBytes - first;
+  forEachElement(memref, rank, elemBytes, first, count,
                  [&](const char *element, int64_t index) {
                    std::memcpy(packed.data() + index * elemBytes, element,
                                size_t(elemBytes));
                  });
-  allGatherBlocks(packed.data(), blockBytes);
+  allGatherBlocks(packed.data(), offsets.data());
   forEachElement(memref, rank, elemBytes, 0, elements,
                  [&](char *element, int64_t index) {
                    std::memcpy(element, packed.data() + index * elemBytes,

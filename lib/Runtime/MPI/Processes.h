@@ -63,9 +63,9 @@ constexpr int64_t kMaxMessageBytes = int64_t(1) << 30;
 /// Advances `message`; returns whether it is done.
 bool testMessage(Message &message, const std::string &what);
 
-/// Shares each block of `bytes` at `data` (block p written by process p)
-/// with every process.
-void allGatherBlocks(void *data, int64_t bytes);
+/// Shares the bytes [offsets[p], offsets[p + 1]) at `data`, written by
+/// process p, with every process.
+void allGatherBlocks(void *data, const int64_t *offsets);
 
 } // namespace pcc::runtime
 
