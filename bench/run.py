@@ -14,6 +14,9 @@ plots (docs/benchmarks/*.png) and raw figures (docs/benchmarks/results.json).
                             measures those collectives only (at the full
                             run's sizes), replaces their rows in the last
                             run's results.json and rewrites the report
+    bench/run.py --only processes
+                            measures the runs on several processes (mpirun)
+                            only, likewise
     bench/run.py --small    only psum and all_gather (or the collectives of
                             --only) of 8 B to 4 KiB at N = 2, where pcc and
                             Open MPI are closest, with 10 processes each
@@ -112,10 +115,13 @@ def build_tools(build, pcc=None):
     os.makedirs(out, exist_ok=True)
     run(["mpicc", "-O2", "-o", os.path.join(out, "mpi_collectives"),
          os.path.join(BENCH, "mpi_collectives.c")])
+    run(["mpicc", "-O2", "-o", os.path.join(out, "mpi_startup"),
+         os.path.join(BENCH, "mpi_startup.c")])
     run(["cc", "-O2", "-o", os.path.join(out, "bounds"),
          os.path.join(BENCH, "bounds.c"), "-lopenblas", "-lpthread"])
     return {"pcc": pcc,
             "mpi": os.path.join(out, "mpi_collectives"),
+            "mpi_startup": os.path.join(out, "mpi_startup"),
             "bounds": os.path.join(out, "bounds")}
 
 
@@ -161,21 +167,30 @@ class Pcc:
         run([self.pcc, "compile", source, "-o", exe])
         return exe
 
+    def compile_file(self, source):
+        """Compiles the program at `source`; returns the executable."""
+        self.count += 1
+        exe = os.path.join(self.scratch, f"program{self.count}")
+        run([self.pcc, "compile", source, "-o", exe])
+        return exe
+
     def save(self, name, array):
         path = os.path.join(self.scratch, name + ".npy")
         np.save(path, array)
         return path
 
-    def time(self, exe, args, repeat, rotate, expected=None, processes=1):
+    def time(self, exe, args, repeat, rotate, expected=None, processes=1,
+             launcher=()):
         """Runs `exe` in `processes` processes, each --repeat times cycling
         through `rotate` copies of its buffers; returns every run's seconds,
         less each process's first run (threads start, pages are touched).
         Several processes average over the luck of thread placement. What
-        each prints is compared with `expected` (NumPy arrays)."""
+        each prints is compared with `expected` (NumPy arrays). `launcher`
+        (mpirun ...) goes in front of the command."""
         times = []
         repeat += 1
         for _ in range(processes):
-            result = run([exe, *args, f"--repeat={repeat}",
+            result = run([*launcher, exe, *args, f"--repeat={repeat}",
                           f"--rotate={max(1, min(rotate, repeat))}"])
             these = [float(m.group(1)) for m in
                      re.finditer(r"^pcc: run \d+/\d+: ([0-9.e+-]+) s$",
@@ -377,6 +392,61 @@ def bench_collectives(pcc, tools, cfg):
                     f"{human_seconds(rows[-1]['pcc']['median'])}, MPI "
                     f"{human_seconds(rows[-1]['mpi']['median'])}")
     return rows
+
+
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
+
+
+def bench_processes(pcc, tools, cfg):
+    """psum and all_gather with N devices on P processes (mpirun -np P, each
+    run a whole pmap), beside Open MPI with one rank per device (mpirun -np
+    N), taking turns; and the start-up of examples/psum.mlir compiled,
+    beside a C program that calls MPI_Init and one MPI_Allreduce."""
+    rows = []
+    for kind in ("psum", "all_gather"):
+        spec = COLLECTIVES[kind]
+        for n, p in cfg["process_setups"]:
+            for size in cfg["process_sizes"]:
+                # all_gather's output is N² times a device's input, held
+                # whole by every process: bounded at N = 8.
+                if kind == "all_gather" and n * n * size > 256 * MiB:
+                    continue
+                count = max(1, size // 4)
+                x = exact_floats((n, count), seed=size + n)
+                exe = pcc.compile(spec["program"], N=n, COUNT=count,
+                                  **spec["params"](n, count))
+                repeat = repeats(cfg, size)
+                rotate = rotation(n * size + spec["out_bytes"](n, size))
+                args = [pcc.save("x", x)]
+                ours, theirs = [], []
+                for _ in range(cfg["processes"]):
+                    ours += pcc.time(exe, args, repeat, rotate,
+                                     [spec["expected"](x)],
+                                     launcher=MPIRUN + ["-np", str(p)])
+                    out = run(MPIRUN + ["-np", str(n), tools["mpi"],
+                                        spec["mpi"], str(count),
+                                        str(repeat + 1),
+                                        str(min(rotate, repeat + 1))])
+                    theirs += [float(t) for t in out.stdout.split()[1:]]
+                rows.append(dict(kind=kind, devices=n, processes=p,
+                                 bytes=size, pcc=stats(ours),
+                                 mpi=stats(theirs)))
+                log(f"bench: {kind} N={n} P={p} {human_bytes(size)}: pcc "
+                    f"{human_seconds(rows[-1]['pcc']['median'])}, MPI "
+                    f"{human_seconds(rows[-1]['mpi']['median'])}")
+    exe = pcc.compile_file(os.path.join(ROOT, "examples", "psum.mlir"))
+    ours, theirs = [], []
+    for _ in range(cfg["startup_repeat"]):
+        for command, times in ((MPIRUN + ["-np", "2", exe], ours),
+                               (MPIRUN + ["-np", "2", tools["mpi_startup"]],
+                                theirs)):
+            start = time.perf_counter()
+            out = run(command).stdout
+            times.append(time.perf_counter() - start)
+            if out.strip() not in ("[66 66 66 66]", "3"):
+                sys.exit(f"bench: {command} printed {out!r}")
+    return dict(collectives=rows, startup=dict(pcc=stats(ours),
+                                               mpi=stats(theirs)))
 
 
 def bench_latency(pcc, cfg):
@@ -643,6 +713,35 @@ def write_report(results, out_dir, command):
                      f"| {human_seconds(q['median'])} | "
                      f"{q['median'] / p['median']:.2f} |")
     lines.append("")
+    if "processes" in results:
+        lines += ["## Several processes (mpirun)", "",
+                  "N devices split over P processes (`mpirun -np P` of the "
+                  "executable; each run a whole pmap, the processes' data "
+                  "exchanged over MPI), beside Open MPI with one rank per "
+                  "device (`mpirun -np N`, the time per call), taking turns "
+                  "in the same run. Each process holds the whole output, as "
+                  "every process runs the host code.", "",
+                  "| collective | N | P | bytes per device | pcc median "
+                  "(min–max) | Open MPI, N ranks, median (min–max) | "
+                  "pcc / MPI |", "|---|---|---|---|---|---|---|"]
+        for r in results["processes"]["collectives"]:
+            p, q = r["pcc"], r["mpi"]
+            lines.append(
+                f"| {r['kind']} | {r['devices']} | {r['processes']} | "
+                f"{human_bytes(r['bytes'])} | {human_seconds(p['median'])} "
+                f"({human_seconds(p['min'])}–{human_seconds(p['max'])}) | "
+                f"{human_seconds(q['median'])} ({human_seconds(q['min'])}–"
+                f"{human_seconds(q['max'])}) | "
+                f"{p['median'] / q['median']:.2f} |")
+        st = results["processes"]["startup"]
+        lines += ["", "Start-up, whole `mpirun -np 2` commands (wall clock): "
+                  f"examples/psum.mlir compiled, {human_seconds(st['pcc']['median'])}"
+                  f" ({human_seconds(st['pcc']['min'])}–"
+                  f"{human_seconds(st['pcc']['max'])}); bench/mpi_startup.c "
+                  f"(MPI_Init and one MPI_Allreduce), "
+                  f"{human_seconds(st['mpi']['median'])} "
+                  f"({human_seconds(st['mpi']['min'])}–"
+                  f"{human_seconds(st['mpi']['max'])}).", ""]
     lines += results["notes"]
     with open(os.path.join(out_dir, "benchmarks.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -731,6 +830,34 @@ def targets(results):
             row(f"psum 8 B latency, N={n}", human_seconds(t),
                 f"MPI {human_seconds(small[0]['mpi']['median'])}", "—",
                 f"≤ {human_seconds(limit)}", t <= limit)
+    procs = results.get("processes")
+    for kind, mpi_name in (("psum", "MPI_Allreduce"),
+                           ("all_gather", "MPI_Allgather")):
+        for n, limit in ((2, 1.2), (8, 1.0)):
+            sel = [r for r in (procs or {}).get("collectives", [])
+                   if r["kind"] == kind and r["devices"] == n]
+            if not sel:
+                continue
+            worst = max(sel, key=lambda r: r["pcc"]["median"] /
+                        r["mpi"]["median"])
+            ratio = worst["pcc"]["median"] / worst["mpi"]["median"]
+            ok = sum(r["pcc"]["median"] <= limit * r["mpi"]["median"]
+                     for r in sel)
+            row(f"{kind}, N={n} on P={worst['processes']} processes, every "
+                f"size: worst ({human_bytes(worst['bytes'])})",
+                human_seconds(worst["pcc"]["median"]),
+                f"{mpi_name}, {n} ranks "
+                f"{human_seconds(worst['mpi']['median'])}",
+                f"{ratio:.2f}× MPI (met at {ok}/{len(sel)} sizes)",
+                f"≤ {limit:.1f}× MPI" if limit > 1 else "faster than MPI",
+                ok == len(sel))
+    if procs:
+        st = procs["startup"]
+        ratio = st["pcc"]["median"] / st["mpi"]["median"]
+        row("start-up, `mpirun -np 2` of examples/psum.mlir compiled",
+            human_seconds(st["pcc"]["median"]),
+            f"MPI_Init + MPI_Allreduce in C {human_seconds(st['mpi']['median'])}",
+            f"{ratio:.2f}×", "≤ 1.5×", ratio <= 1.5)
     d = results["dispatch"]
     row("dispatch: trivial 4-device pmap, per run",
         human_seconds(d["median"]), "—", "—", "≤ 20 µs", d["median"] <= 20e-6)
@@ -777,7 +904,11 @@ CONFIGS = {
         dispatch_repeat=10000, compile_repeat=7, fma_count=16 * MiB,
         latency_sizes=[8, 64, 512, 4 * KiB], latency_steps=1000,
         latency_repeat=20,
-        row_sum_shape=(4096, 16384), peak_bytes=64 * MiB),
+        row_sum_shape=(4096, 16384), peak_bytes=64 * MiB,
+        process_setups=[(2, 2), (8, 2)],
+        process_sizes=[8, 64, 512, 4 * KiB, 32 * KiB, 256 * KiB, MiB,
+                       4 * MiB, 16 * MiB],
+        startup_repeat=7),
     "small": dict(
         sizes=[8, 64, 512, 4 * KiB], devices=[2], repeat_small=2000,
         repeat_large=5, processes=10),
@@ -787,7 +918,8 @@ CONFIGS = {
         bound_bytes=MiB, bound_repeat=2, matmul=64, matmul_repeat=2,
         dispatch_repeat=10, compile_repeat=1, fma_count=4096,
         latency_sizes=[8], latency_steps=10, latency_repeat=2,
-        row_sum_shape=(16, 256), peak_bytes=4 * KiB),
+        row_sum_shape=(16, 256), peak_bytes=4 * KiB,
+        process_setups=[(2, 2)], process_sizes=[8], startup_repeat=1),
 }
 
 
@@ -844,7 +976,8 @@ def main():
                                else os.path.join(ROOT, "docs"))
         pcc = Pcc(tools, scratch)
         kinds = args.only.split(",") if args.only else None
-        unknown = [k for k in kinds or [] if k not in COLLECTIVES]
+        unknown = [k for k in kinds or []
+                   if k not in COLLECTIVES and k != "processes"]
         if unknown:
             sys.exit(f"bench: unknown collectives: {', '.join(unknown)}")
         if args.small:
@@ -864,9 +997,15 @@ def main():
             path = os.path.join(out_dir, "benchmarks", "results.json")
             with open(path) as f:
                 results = json.load(f)
-            fresh = bench_collectives(pcc, tools, dict(cfg, kinds=kinds))
-            results["collectives"] = [r for r in results["collectives"]
-                                      if r["kind"] not in kinds] + fresh
+            collectives = [k for k in kinds if k != "processes"]
+            if collectives:
+                fresh = bench_collectives(pcc, tools,
+                                          dict(cfg, kinds=collectives))
+                results["collectives"] = [
+                    r for r in results["collectives"]
+                    if r["kind"] not in collectives] + fresh
+            if "processes" in kinds:
+                results["processes"] = bench_processes(pcc, tools, cfg)
             date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             remeasured = results.setdefault("remeasured", {})
             for k in kinds:
@@ -891,6 +1030,7 @@ def main():
         results["row_sum"] = bench_row_sum(pcc, tools, cfg)
         results["matmul"] = bench_matmul(pcc, cfg, results["bounds"])
         results["peak_memory"] = bench_peak_memory(pcc, cfg)
+        results["processes"] = bench_processes(pcc, tools, cfg)
         results["targets"] = targets(results)
         results["notes"] = read_notes()
         write_report(results, out_dir, command)

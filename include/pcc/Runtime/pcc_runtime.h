@@ -99,9 +99,12 @@ int32_t pcc_broadcast(void *data, int64_t bytes);
 /// written by the first device of index i (the others of a nest have inner
 /// coordinates that are not all 0). Each process sends the slices its
 /// devices wrote to every other, so that every process holds the whole
-/// output. Does nothing with one process.
+/// output; with `uniform` (every device yields the same value), a process
+/// that wrote a slice copies it into the others instead. The output is
+/// contiguous (the launch passes identity-layout buffers). Does nothing
+/// with one process.
 void pcc_share_output(int64_t num_devices, int64_t rank, void *descriptor,
-                      int64_t elem_bytes);
+                      int64_t elem_bytes, int32_t uniform);
 
 /// The devices of a pmap form a row-major grid with `grid_rank` axes of sizes
 /// grid_dims[0..grid_rank). A collective over a set of axes (bit k of

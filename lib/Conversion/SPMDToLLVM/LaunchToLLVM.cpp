@@ -128,6 +128,7 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     // process then needs the parts of the outputs that the others wrote.
     DataLayout layout = DataLayout::closest(op);
     unsigned numInputs = op.getInputs().size();
+    std::optional<ArrayRef<bool>> uniform = op.getUniformOutputs();
     for (auto [index, output] : llvm::enumerate(op.getOutputs())) {
       auto type = cast<MemRefType>(output.getType());
       Value rank =
@@ -135,9 +136,12 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
       Value elemBytes = LLVM::ConstantOp::create(
           rewriter, loc, i64Type,
           int64_t(layout.getTypeSize(type.getElementType())));
-      LLVM::CallOp::create(
-          rewriter, loc, shareOutput,
-          ValueRange{devices, rank, slots[numInputs + index], elemBytes});
+      Value isUniform = LLVM::ConstantOp::create(
+          rewriter, loc, rewriter.getI32Type(),
+          uniform && index < uniform->size() && (*uniform)[index]);
+      LLVM::CallOp::create(rewriter, loc, shareOutput,
+                           ValueRange{devices, rank, slots[numInputs + index],
+                                      elemBytes, isUniform});
     }
     rewriter.eraseOp(op);
     return success();
@@ -178,7 +182,8 @@ struct PCCConvertLaunchToLLVMPass
       shareOutput = getOrDeclare(
           module, "pcc_share_output",
           LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
-                                      {i64Type, i64Type, ptrType, i64Type}));
+                                      {i64Type, i64Type, ptrType, i64Type,
+                                       IntegerType::get(context, 32)}));
     });
     LLVMTypeConverter converter(context);
     RewritePatternSet patterns(context);

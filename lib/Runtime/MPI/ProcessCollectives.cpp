@@ -25,6 +25,7 @@
 #include "Sync.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -38,7 +39,7 @@ namespace {
 
 /// What a process sends each other process of a group first, for each
 /// collective: what it runs, so that the receiver checks it before it
-/// reads the data that follows.
+/// reads the data, which follows in the same message when it is small.
 struct Header {
   uint64_t group = 0;  ///< GroupState::key of the sender's group.
   uint64_t number = 0; ///< The collective's number in the group, from 1.
@@ -47,15 +48,26 @@ struct Header {
   char site[232] = "";
 };
 
+/// Inputs up to this many bytes in all travel in the header's message: one
+/// message per process pair and collective instead of two, which is most
+/// of a small collective's time.
+constexpr size_t kInlineBytes = 16 << 10;
+
+/// A header and the inputs that travel with it.
+struct alignas(64) HeaderMessage {
+  Header header;
+  alignas(64) char inputs[kInlineBytes];
+};
+
 /// Another process that has members of the group.
 struct Peer {
   int64_t process;
   /// Its members' group ranks, in order.
   std::vector<int64_t> ranks;
-  /// Where its inputs go in GroupState::received.
-  size_t offset = 0;
-  Header header;
+  /// What it sends first.
+  std::unique_ptr<HeaderMessage> first{new HeaderMessage};
   Message headerMessage;
+  /// Its inputs when they do not fit `first`.
   std::vector<Message> data;
 };
 
@@ -65,13 +77,15 @@ struct GroupState {
   uint64_t key = 0;
   int64_t tag = 0;
   std::vector<Peer> peers;
-  Header own;
+  /// What this process sends first.
+  std::unique_ptr<HeaderMessage> own{new HeaderMessage};
   std::vector<Message> sends;
   /// The group's inputs in group-rank order, then this process's members'
   /// outputs (computeOwnPart's `members` and `outputs`).
   std::unique_ptr<Announcement[]> everyone;
-  /// The other processes' inputs (64-byte aligned, never freed: the state
-  /// lives as long as its slot).
+  /// The other processes' inputs when they do not travel with their
+  /// headers (64-byte aligned, never freed: the state lives as long as its
+  /// slot).
   char *received = nullptr;
   size_t capacity = 0;
 };
@@ -119,7 +133,8 @@ GroupState *createState(const Collective &call, const GroupPos &pos,
     auto peer = std::find_if(state->peers.begin(), state->peers.end(),
                              [&](const Peer &p) { return p.process == process; });
     if (peer == state->peers.end()) {
-      state->peers.push_back(Peer{process, {}, 0, {}, {}, {}});
+      state->peers.emplace_back();
+      state->peers.back().process = process;
       peer = state->peers.end() - 1;
     }
     peer->ranks.push_back(rank);
@@ -137,7 +152,7 @@ std::string describe(const char *site, const char *op) {
 
 /// Checks what `peer` says it runs against what this process runs.
 void checkHeader(const Peer &peer, const GroupState &state, const char *op) {
-  const Header &own = state.own, &other = peer.header;
+  const Header &own = state.own->header, &other = peer.first->header;
   if (other.group != own.group)
     failRun("internal error: two groups of devices share an MPI tag (" +
             std::to_string(state.tag) + "); please report it");
@@ -203,7 +218,13 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
     state->everyone[size_t(slot.groupRanks[l])].in = local[l].in;
     state->everyone[size_t(pos.size) + l].out = local[l].out;
   }
-  size_t needed = (size_t(pos.size) - members) * inBytes;
+  // A process's inputs travel in its header's message when they fit, else
+  // after it.
+  auto fits = [&](size_t count) { return count * inBytes <= kInlineBytes; };
+  size_t needed = 0;
+  for (const Peer &peer : state->peers)
+    if (!fits(peer.ranks.size()))
+      needed += peer.ranks.size() * inBytes;
   if (needed > state->capacity) {
     std::free(state->received);
     state->capacity = (needed + 63) / 64 * 64;
@@ -213,7 +234,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
                                 "processes");
   }
 
-  Header &own = state->own;
+  Header &own = state->own->header;
   own.group = state->key;
   ++own.number;
   own.fingerprint = fingerprint;
@@ -225,24 +246,36 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   int64_t tag = state->tag;
   size_t offset = 0;
   for (Peer &peer : state->peers) {
-    postReceive(peer.headerMessage, &peer.header, sizeof(Header), peer.process,
-                tag, what);
+    postReceive(peer.headerMessage, peer.first.get(), sizeof(HeaderMessage),
+                peer.process, tag, what);
     peer.data.clear();
-    peer.offset = offset;
-    for (int64_t rank : peer.ranks) {
+    for (size_t k = 0; k < peer.ranks.size(); ++k) {
+      if (fits(peer.ranks.size())) {
+        state->everyone[size_t(peer.ranks[k])].in =
+            peer.first->inputs + k * inBytes;
+        continue;
+      }
       char *in = state->received + offset;
-      state->everyone[size_t(rank)].in = in;
+      state->everyone[size_t(peer.ranks[k])].in = in;
       postPieces(peer.data, in, inBytes, [&](Message &m, char *at, int64_t n) {
         postReceive(m, at, n, peer.process, tag, what);
       });
       offset += inBytes;
     }
   }
+  bool sendInline = fits(members);
+  if (sendInline)
+    for (size_t l = 0; l < members; ++l)
+      std::memcpy(state->own->inputs + l * inBytes, local[l].in, inBytes);
   state->sends.clear();
   for (const Peer &peer : state->peers) {
     state->sends.emplace_back();
-    postSend(state->sends.back(), &own, sizeof(Header), peer.process, tag,
-             what);
+    postSend(state->sends.back(), state->own.get(),
+             int64_t(offsetof(HeaderMessage, inputs) +
+                     (sendInline ? members * inBytes : 0)),
+             peer.process, tag, what);
+    if (sendInline)
+      continue;
     for (size_t l = 0; l < members; ++l)
       postPieces(state->sends, static_cast<const char *>(local[l].in), inBytes,
                  [&](Message &m, const char *at, int64_t n) {
@@ -298,11 +331,17 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
     }
     pause(now - start);
   }
-  for (const Peer &peer : state->peers)
+  for (const Peer &peer : state->peers) {
+    bool whole = peer.headerMessage.arrived ==
+                 int64_t(offsetof(HeaderMessage, inputs) +
+                         (fits(peer.ranks.size()) ? peer.ranks.size() * inBytes
+                                                  : 0));
     for (const Message &m : peer.data)
-      if (m.arrived != m.bytes)
-        failRun(what + ": process " + std::to_string(peer.process) +
-                " sent a part of another size");
+      whole = whole && m.arrived == m.bytes;
+    if (!whole)
+      failRun(what + ": process " + std::to_string(peer.process) +
+              " sent a part of another size");
+  }
   return state;
 }
 

@@ -211,37 +211,20 @@ struct Descriptor {
   int64_t offset;
   int64_t sizesAndStrides[]; // sizes[rank], then strides[rank]
 };
-
-/// Calls copy(element address, index) for each element of `memref` whose
-/// row-major index is in [first, first + count), in order.
-template <typename Copy>
-void forEachElement(const Descriptor *memref, int64_t rank, int64_t elemBytes,
-                    int64_t first, int64_t count, Copy copy) {
-  const int64_t *sizes = memref->sizesAndStrides;
-  const int64_t *strides = sizes + rank;
-  for (int64_t index = first; index < first + count; ++index) {
-    int64_t rem = index, offset = memref->offset;
-    for (int64_t k = rank - 1; k >= 0; --k) {
-      offset += (rem % sizes[k]) * strides[k];
-      rem /= sizes[k];
-    }
-    copy(memref->aligned + offset * elemBytes, index);
-  }
-}
 } // namespace
 
 extern "C" void pcc_share_output(int64_t devices, int64_t rank,
-                                 void *descriptor, int64_t elemBytes) {
+                                 void *descriptor, int64_t elemBytes,
+                                 int32_t uniform) {
   if (layout.count == 1)
     return;
   auto *memref = static_cast<const Descriptor *>(descriptor);
   const int64_t *sizes = memref->sizesAndStrides;
   const int64_t *strides = sizes + rank;
-  int64_t elements = 1, contiguousStride = 1;
-  bool contiguous = true;
+  int64_t elements = 1;
   for (int64_t k = rank - 1; k >= 0; --k) {
-    contiguous = contiguous && (sizes[k] == 1 || strides[k] == contiguousStride);
-    contiguousStride *= sizes[k];
+    if (sizes[k] != 1 && strides[k] != elements)
+      failRun("pcc_share_output: a pmap output is not contiguous");
     elements *= sizes[k];
   }
   // The output stacks one slice per index of the outermost pmap (its
@@ -261,23 +244,18 @@ extern "C" void pcc_share_output(int64_t devices, int64_t rank,
     for (int64_t p = 0; p <= owner; ++p)
       offsets[size_t(p)] = slice * sliceBytes;
   }
-  if (contiguous) {
-    allGatherBlocks(memref->aligned + memref->offset * elemBytes,
-                    offsets.data());
+  char *data = memref->aligned + memref->offset * elemBytes;
+  // Every device yielded the same value: a process that wrote a slice has
+  // them all, unless some process wrote none (then it must receive).
+  bool everyOwns = true;
+  for (int64_t p = 0; p < layout.count; ++p)
+    everyOwns = everyOwns && offsets[size_t(p)] < offsets[size_t(p) + 1];
+  if (uniform && everyOwns) {
+    const char *own = data + offsets[size_t(layout.rank)];
+    for (int64_t slice = 0; slice < slices; ++slice)
+      if (data + slice * sliceBytes != own)
+        std::memcpy(data + slice * sliceBytes, own, size_t(sliceBytes));
     return;
   }
-  std::vector<char> packed(size_t(elements * elemBytes));
-  int64_t first = offsets[size_t(layout.rank)] / elemBytes;
-  int64_t count = offsets[size_t(layout.rank) + 1] / elemBytes - first;
-  forEachElement(memref, rank, elemBytes, first, count,
-                 [&](const char *element, int64_t index) {
-                   std::memcpy(packed.data() + index * elemBytes, element,
-                               size_t(elemBytes));
-                 });
-  allGatherBlocks(packed.data(), offsets.data());
-  forEachElement(memref, rank, elemBytes, 0, elements,
-                 [&](char *element, int64_t index) {
-                   std::memcpy(element, packed.data() + index * elemBytes,
-                               size_t(elemBytes));
-                 });
+  allGatherBlocks(data, offsets.data());
 }

@@ -120,7 +120,7 @@ struct LaunchOpInterface
     LaunchOp::create(rewriter, op->getLoc(), TypeRange(),
                      launch.getCalleeAttr(), launch.getDevicesAttr(),
                      operands->inputs, operands->outputs,
-                     launch.getWorkAttr());
+                     launch.getWorkAttr(), launch.getUniformOutputsAttr());
     finishBufferizing(rewriter, op, *operands);
     return success();
   }

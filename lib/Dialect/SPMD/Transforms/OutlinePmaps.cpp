@@ -10,6 +10,8 @@
 
 #include "DeviceWork.h"
 
+#include "pcc/Dialect/SPMD/Analysis/Uniformity.h"
+
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -96,6 +98,14 @@ LogicalResult PmapOutliner::run() {
   auto parent = root->getParentOfType<func::FuncOp>();
   if (!parent)
     return root.emitOpError("must be inside a 'func.func' to be compiled");
+
+  // Which results every device yields alike (see spmd.launch).
+  SmallVector<bool> uniform;
+  {
+    UniformityAnalysis uniformity(root);
+    for (Value value : root.getBody().front().getTerminator()->getOperands())
+      uniform.push_back(uniformity.getVaryingAxes(value).empty());
+  }
 
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(root.getBody(), captured);
@@ -204,7 +214,8 @@ LogicalResult PmapOutliner::run() {
   }
   auto launch = LaunchOp::create(
       builder, loc, root.getResultTypes(), device.getSymName(), numDevices,
-      inputs, inits, work ? builder.getI64IntegerAttr(*work) : IntegerAttr());
+      inputs, inits, work ? builder.getI64IntegerAttr(*work) : IntegerAttr(),
+      builder.getDenseBoolArrayAttr(uniform));
   ValueRange results = launch.getResults();
   root.replaceAllUsesWith(results);
   root.erase();

@@ -568,6 +568,10 @@ def SPMD_LaunchOp : SPMD_Op<"launch", [
     `work`, where the compiler could count it, is how many elements one
     device reads and writes (an estimate; see docs/design.md). The runtime
     runs a launch whose devices together do little on a single thread.
+    `uniform_outputs` marks, for each output, whether every device yields
+    the same value into it (the uniformity analysis proved it, as for a
+    `psum` over every axis): under several processes, each then fills the
+    others' slices from its own instead of receiving them.
 
     ```mlir
     %r = spmd.launch @main_pmap devices 4 (%data) outs(%init) {work = 15 : i64}
@@ -579,7 +583,8 @@ def SPMD_LaunchOp : SPMD_Op<"launch", [
   let arguments = (ins FlatSymbolRefAttr:$callee, I64Attr:$devices,
                        Variadic<AnyShaped>:$inputs,
                        Variadic<AnyShaped>:$outputs,
-                       OptionalAttr<I64Attr>:$work);
+                       OptionalAttr<I64Attr>:$work,
+                       OptionalAttr<DenseBoolArrayAttr>:$uniform_outputs);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $callee `devices` $devices `(` $inputs `)` `outs` `(` $outputs `)`
