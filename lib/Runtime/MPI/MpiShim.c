@@ -95,44 +95,29 @@ PCC_MPI_EXPORT int pcc_mpi_all_gather(void *data, const int64_t *offsets) {
   return status;
 }
 
-/* Nonblocking point-to-point messages of at most 1 GiB; `*request` is a
- * handle for pcc_mpi_test. */
+/* The bytes of an MPI_Request, which callers of pcc_mpi_send and
+ * pcc_mpi_receive provide. */
+PCC_MPI_EXPORT int pcc_mpi_request_bytes(void) { return sizeof(MPI_Request); }
+
+/* Nonblocking point-to-point messages of at most 1 GiB, into the request
+ * at `request`, for pcc_mpi_test. */
 PCC_MPI_EXPORT int pcc_mpi_send(const void *data, int64_t bytes, int peer,
-                                int tag, void **request) {
-  MPI_Request *handle = malloc(sizeof(MPI_Request));
-  if (!handle || bytes > PCC_MPI_CHUNK) {
-    free(handle);
+                                int tag, void *request) {
+  if (bytes > PCC_MPI_CHUNK)
     return MPI_ERR_COUNT;
-  }
-  int status = MPI_Isend(data, (int)bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
-                         handle);
-  if (status != MPI_SUCCESS) {
-    free(handle);
-    return status;
-  }
-  *request = handle;
-  return MPI_SUCCESS;
+  return MPI_Isend(data, (int)bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+                   (MPI_Request *)request);
 }
 
-PCC_MPI_EXPORT int pcc_mpi_receive(void *data, int64_t bytes, int peer,
-                                   int tag, void **request) {
-  MPI_Request *handle = malloc(sizeof(MPI_Request));
-  if (!handle || bytes > PCC_MPI_CHUNK) {
-    free(handle);
+PCC_MPI_EXPORT int pcc_mpi_receive(void *data, int64_t bytes, int peer, int tag,
+                                   void *request) {
+  if (bytes > PCC_MPI_CHUNK)
     return MPI_ERR_COUNT;
-  }
-  int status =
-      MPI_Irecv(data, (int)bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD, handle);
-  if (status != MPI_SUCCESS) {
-    free(handle);
-    return status;
-  }
-  *request = handle;
-  return MPI_SUCCESS;
+  return MPI_Irecv(data, (int)bytes, MPI_BYTE, peer, tag, MPI_COMM_WORLD,
+                   (MPI_Request *)request);
 }
 
-/* Sets *done, and when done frees the request and sets *bytes to what
- * arrived (receives). */
+/* Sets *done, and when done *bytes to what arrived (receives). */
 PCC_MPI_EXPORT int pcc_mpi_test(void *request, int *done, int64_t *bytes) {
   MPI_Status status;
   int result = MPI_Test((MPI_Request *)request, done, &status);
@@ -141,7 +126,5 @@ PCC_MPI_EXPORT int pcc_mpi_test(void *request, int *done, int64_t *bytes) {
   int count = 0;
   MPI_Get_count(&status, MPI_BYTE, &count);
   *bytes = count;
-  free(request);
   return MPI_SUCCESS;
 }
-

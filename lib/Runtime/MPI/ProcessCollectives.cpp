@@ -79,6 +79,8 @@ struct GroupState {
   std::vector<Peer> peers;
   /// What this process sends first.
   std::unique_ptr<HeaderMessage> own{new HeaderMessage};
+  /// The call site in own's header.
+  const char *site = nullptr;
   std::vector<Message> sends;
   /// The group's inputs in group-rank order, then this process's members'
   /// outputs (computeOwnPart's `members` and `outputs`).
@@ -124,14 +126,15 @@ GroupState *createState(const Collective &call, const GroupPos &pos,
   state->tag = int64_t(state->key % uint64_t(processLayout().tagLimit + 1));
   int64_t devices = gridSize(call);
   for (int64_t rank = 0; rank < pos.size; ++rank) {
-    int64_t process = processOfDevice(
-        memberDevice(call.gridRank, call.dims, call.mask, call.groups,
-                     pos.leader, rank),
-        devices);
+    int64_t process =
+        processOfDevice(memberDevice(call.gridRank, call.dims, call.mask,
+                                     call.groups, pos.leader, rank),
+                        devices);
     if (process == processLayout().rank)
       continue;
-    auto peer = std::find_if(state->peers.begin(), state->peers.end(),
-                             [&](const Peer &p) { return p.process == process; });
+    auto peer =
+        std::find_if(state->peers.begin(), state->peers.end(),
+                     [&](const Peer &p) { return p.process == process; });
     if (peer == state->peers.end()) {
       state->peers.emplace_back();
       state->peers.back().process = process;
@@ -188,14 +191,14 @@ void postPieces(std::vector<Message> &messages, Data *data, size_t bytes,
 }
 
 /// Waits between polls of MPI: lets sibling fibers run (the devices that
-/// other processes wait for may be among them), spins briefly, then yields
-/// the core and naps, since MPI wakes nobody.
+/// other processes wait for may be among them), spins briefly (one pause:
+/// on some CPUs it takes 140 cycles, and a message may have come), then
+/// yields the core and naps, since MPI wakes nobody.
 void pause(std::chrono::steady_clock::duration waited) {
   if (yieldToSiblingDevice())
     return;
   if (waited < std::chrono::microseconds(50)) {
-    for (int i = 0; i < 16; ++i)
-      cpuRelax();
+    cpuRelax();
   } else if (waited < std::chrono::milliseconds(1)) {
     yieldThread();
   } else {
@@ -228,7 +231,8 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   if (needed > state->capacity) {
     std::free(state->received);
     state->capacity = (needed + 63) / 64 * 64;
-    state->received = static_cast<char *>(std::aligned_alloc(64, state->capacity));
+    state->received =
+        static_cast<char *>(std::aligned_alloc(64, state->capacity));
     if (!state->received)
       failRun(std::string(op) + ": out of memory for the inputs of other "
                                 "processes");
@@ -240,73 +244,87 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   own.fingerprint = fingerprint;
   own.device = slot.memberDevice(0);
   const char *site = currentCallSite().description;
-  std::snprintf(own.site, sizeof(own.site), "%s", site ? site : "");
-  std::string what = describe(site, op);
+  if (site != state->site) {
+    std::snprintf(own.site, sizeof(own.site), "%s", site ? site : "");
+    state->site = site;
+  }
+  // For MPI's errors.
+  const char *what = site ? site : op;
 
   int64_t tag = state->tag;
   size_t offset = 0;
-  for (Peer &peer : state->peers) {
-    postReceive(peer.headerMessage, peer.first.get(), sizeof(HeaderMessage),
-                peer.process, tag, what);
-    peer.data.clear();
-    for (size_t k = 0; k < peer.ranks.size(); ++k) {
-      if (fits(peer.ranks.size())) {
-        state->everyone[size_t(peer.ranks[k])].in =
-            peer.first->inputs + k * inBytes;
-        continue;
-      }
-      char *in = state->received + offset;
-      state->everyone[size_t(peer.ranks[k])].in = in;
-      postPieces(peer.data, in, inBytes, [&](Message &m, char *at, int64_t n) {
-        postReceive(m, at, n, peer.process, tag, what);
-      });
-      offset += inBytes;
-    }
-  }
   bool sendInline = fits(members);
   if (sendInline)
     for (size_t l = 0; l < members; ++l)
       std::memcpy(state->own->inputs + l * inBytes, local[l].in, inBytes);
-  state->sends.clear();
-  for (const Peer &peer : state->peers) {
-    state->sends.emplace_back();
-    postSend(state->sends.back(), state->own.get(),
-             int64_t(offsetof(HeaderMessage, inputs) +
-                     (sendInline ? members * inBytes : 0)),
-             peer.process, tag, what);
-    if (sendInline)
-      continue;
-    for (size_t l = 0; l < members; ++l)
-      postPieces(state->sends, static_cast<const char *>(local[l].in), inBytes,
-                 [&](Message &m, const char *at, int64_t n) {
-                   postSend(m, at, n, peer.process, tag, what);
-                 });
+  {
+    MpiLock lock;
+    for (Peer &peer : state->peers) {
+      postReceive(peer.headerMessage, peer.first.get(), sizeof(HeaderMessage),
+                  peer.process, tag, what, lock);
+      peer.data.clear();
+      for (size_t k = 0; k < peer.ranks.size(); ++k) {
+        if (fits(peer.ranks.size())) {
+          state->everyone[size_t(peer.ranks[k])].in =
+              peer.first->inputs + k * inBytes;
+          continue;
+        }
+        char *in = state->received + offset;
+        state->everyone[size_t(peer.ranks[k])].in = in;
+        postPieces(peer.data, in, inBytes,
+                   [&](Message &m, char *at, int64_t n) {
+                     postReceive(m, at, n, peer.process, tag, what, lock);
+                   });
+        offset += inBytes;
+      }
+    }
+    state->sends.clear();
+    for (const Peer &peer : state->peers) {
+      state->sends.emplace_back();
+      postSend(state->sends.back(), state->own.get(),
+               int64_t(offsetof(HeaderMessage, inputs) +
+                       (sendInline ? members * inBytes : 0)),
+               peer.process, tag, what, lock);
+      if (sendInline)
+        continue;
+      for (size_t l = 0; l < members; ++l)
+        postPieces(state->sends, static_cast<const char *>(local[l].in),
+                   inBytes, [&](Message &m, const char *at, int64_t n) {
+                     postSend(m, at, n, peer.process, tag, what, lock);
+                   });
+    }
   }
 
-  auto start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now(), now = start;
   auto deadline = start + collectiveTimeout();
-  for (;;) {
+  // One turn at MPI per round of tests, none while pausing: other threads
+  // (and sibling fibers) may need it.
+  auto poll = [&] {
+    MpiLock lock;
     bool pending = false;
     for (Peer &peer : state->peers) {
       if (!peer.headerMessage.done) {
         // The data is read only once the header says it is what this
         // process expects.
-        if (!testMessage(peer.headerMessage, what)) {
+        if (!testMessage(peer.headerMessage, what, lock)) {
           pending = true;
           continue;
         }
         checkHeader(peer, *state, op);
       }
       for (Message &m : peer.data)
-        if (!testMessage(m, what))
+        if (!testMessage(m, what, lock))
           pending = true;
     }
     for (Message &m : state->sends)
-      if (!testMessage(m, what))
+      if (!testMessage(m, what, lock))
         pending = true;
-    if (!pending)
-      break;
-    auto now = std::chrono::steady_clock::now();
+    return pending;
+  };
+  for (uint32_t round = 1; poll(); ++round) {
+    // The clock now and then: a poll is much cheaper than a reading.
+    if (round % 64 == 0)
+      now = std::chrono::steady_clock::now();
     if (now >= deadline) {
       std::string missing;
       for (const Peer &peer : state->peers) {
@@ -314,14 +332,15 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
         for (const Message &m : peer.data)
           arrived = arrived && m.done;
         if (!arrived)
-          missing += (missing.empty() ? "" : ", ") + std::to_string(peer.process);
+          missing +=
+              (missing.empty() ? "" : ", ") + std::to_string(peer.process);
       }
       char seconds[32];
-      std::snprintf(
-          seconds, sizeof(seconds), "%g",
-          std::chrono::duration<double>(collectiveTimeout()).count());
-      failRun(what + ": process " + std::to_string(processLayout().rank) +
-              " waited more than " + seconds +
+      std::snprintf(seconds, sizeof(seconds), "%g",
+                    std::chrono::duration<double>(collectiveTimeout()).count());
+      failRun(describe(site, op) + ": process " +
+              std::to_string(processLayout().rank) + " waited more than " +
+              seconds +
               " s for the other processes of its group (at collective #" +
               std::to_string(own.number) + " of the group); " +
               (missing.empty() ? std::string("its own messages were not taken")
@@ -332,14 +351,14 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
     pause(now - start);
   }
   for (const Peer &peer : state->peers) {
-    bool whole = peer.headerMessage.arrived ==
-                 int64_t(offsetof(HeaderMessage, inputs) +
-                         (fits(peer.ranks.size()) ? peer.ranks.size() * inBytes
-                                                  : 0));
+    bool whole =
+        peer.headerMessage.arrived ==
+        int64_t(offsetof(HeaderMessage, inputs) +
+                (fits(peer.ranks.size()) ? peer.ranks.size() * inBytes : 0));
     for (const Message &m : peer.data)
       whole = whole && m.arrived == m.bytes;
     if (!whole)
-      failRun(what + ": process " + std::to_string(peer.process) +
+      failRun(describe(site, op) + ": process " + std::to_string(peer.process) +
               " sent a part of another size");
   }
   return state;

@@ -30,9 +30,10 @@ struct MpiShim {
   void (*errorString)(int code, char *text, int size);
   int (*broadcast)(void *data, int64_t bytes);
   int (*allGather)(void *data, const int64_t *offsets);
+  int (*requestBytes)();
   int (*send)(const void *data, int64_t bytes, int peer, int tag,
-              void **request);
-  int (*receive)(void *data, int64_t bytes, int peer, int tag, void **request);
+              void *request);
+  int (*receive)(void *data, int64_t bytes, int peer, int tag, void *request);
   int (*test)(void *request, int *done, int64_t *bytes);
 };
 
@@ -85,9 +86,12 @@ std::string loadShim() {
       !load(mpi.errorString, "pcc_mpi_error_string") ||
       !load(mpi.broadcast, "pcc_mpi_broadcast") ||
       !load(mpi.allGather, "pcc_mpi_all_gather") ||
+      !load(mpi.requestBytes, "pcc_mpi_request_bytes") ||
       !load(mpi.send, "pcc_mpi_send") ||
       !load(mpi.receive, "pcc_mpi_receive") || !load(mpi.test, "pcc_mpi_test"))
     return path + " is not pcc's MPI shim (a function is missing)";
+  if (size_t(mpi.requestBytes()) > sizeof(Message::request))
+    return path + ": this MPI's requests are larger than pcc expects";
   return "";
 }
 
@@ -102,13 +106,13 @@ int64_t launchedProcesses() {
 }
 
 void finalizeAtExit() {
-  std::lock_guard<std::mutex> lock(mpiMutex);
+  MpiLock lock;
   mpi.finalize();
 }
 
 /// Ends the run on an MPI failure.
-[[noreturn]] void mpiFailed(int code, const std::string &what) {
-  failRun("MPI failed in " + what + ": " + mpiError(code));
+[[noreturn]] void mpiFailed(int code, const char *where) {
+  failRun(std::string("MPI failed in ") + where + ": " + mpiError(code));
 }
 
 } // namespace
@@ -126,35 +130,37 @@ void localDevices(int64_t devices, int64_t &first, int64_t &count) {
   first = layout.rank * count;
 }
 
+MpiLock::MpiLock() { mpiMutex.lock(); }
+MpiLock::~MpiLock() { mpiMutex.unlock(); }
+
 void postSend(Message &message, const void *data, int64_t bytes, int64_t peer,
-              int64_t tag, const std::string &what) {
-  message = Message{nullptr, bytes, 0, false};
-  std::lock_guard<std::mutex> lock(mpiMutex);
-  if (int code = mpi.send(data, bytes, int(peer), int(tag), &message.request))
-    mpiFailed(code, what);
+              int64_t tag, const char *where, const MpiLock &) {
+  message.bytes = bytes;
+  message.done = false;
+  if (int code = mpi.send(data, bytes, int(peer), int(tag), message.request))
+    mpiFailed(code, where);
 }
 
 void postReceive(Message &message, void *data, int64_t bytes, int64_t peer,
-                 int64_t tag, const std::string &what) {
-  message = Message{nullptr, bytes, 0, false};
-  std::lock_guard<std::mutex> lock(mpiMutex);
-  if (int code = mpi.receive(data, bytes, int(peer), int(tag), &message.request))
-    mpiFailed(code, what);
+                 int64_t tag, const char *where, const MpiLock &) {
+  message.bytes = bytes;
+  message.done = false;
+  if (int code = mpi.receive(data, bytes, int(peer), int(tag), message.request))
+    mpiFailed(code, where);
 }
 
-bool testMessage(Message &message, const std::string &what) {
+bool testMessage(Message &message, const char *where, const MpiLock &) {
   if (message.done)
     return true;
   int done = 0;
-  std::lock_guard<std::mutex> lock(mpiMutex);
   if (int code = mpi.test(message.request, &done, &message.arrived))
-    mpiFailed(code, what);
+    mpiFailed(code, where);
   message.done = done != 0;
   return message.done;
 }
 
 void allGatherBlocks(void *data, const int64_t *offsets) {
-  std::lock_guard<std::mutex> lock(mpiMutex);
+  MpiLock lock;
   if (int code = mpi.allGather(data, offsets))
     mpiFailed(code, "sharing the results of a pmap between processes");
 }
@@ -194,7 +200,7 @@ extern "C" int64_t pcc_process_count(void) { return layout.count; }
 extern "C" int32_t pcc_broadcast(void *data, int64_t bytes) {
   if (layout.count == 1)
     return 0;
-  std::lock_guard<std::mutex> lock(mpiMutex);
+  MpiLock lock;
   if (int code = mpi.broadcast(data, bytes)) {
     std::fprintf(stderr, "pcc runtime error: MPI failed in a broadcast: %s\n",
                  mpiError(code).c_str());

@@ -1,4 +1,5 @@
-//===- Processes.h - Devices split over the processes of an MPI job -*- C++ -*-===//
+//===- Processes.h - Devices split over the processes of an MPI job -*- C++
+//-*-===//
 //
 // Under an MPI launcher (`mpirun -np P`), the P processes run one program
 // together: the devices of each pmap are split into P contiguous blocks of
@@ -46,22 +47,33 @@ void localDevices(int64_t devices, int64_t &first, int64_t &count);
 
 /// An outstanding message (pcc_mpi_send or pcc_mpi_receive).
 struct Message {
-  void *request = nullptr;
+  /// The MPI_Request (MpiShim.c checks that it fits).
+  alignas(8) char request[16];
   int64_t bytes = 0;   ///< What was posted.
   int64_t arrived = 0; ///< What arrived, once done.
   bool done = false;
 };
-
-/// Posts a message of at most kMaxMessageBytes to or from process `peer`.
-/// Failures end the run naming `what`.
-void postSend(Message &message, const void *data, int64_t bytes, int64_t peer,
-              int64_t tag, const std::string &what);
-void postReceive(Message &message, void *data, int64_t bytes, int64_t peer,
-                 int64_t tag, const std::string &what);
 constexpr int64_t kMaxMessageBytes = int64_t(1) << 30;
 
+/// MPI for the calling thread: it runs with MPI_THREAD_SERIALIZED, so that
+/// device threads take turns. The calls below take one as proof.
+class MpiLock {
+public:
+  MpiLock();
+  ~MpiLock();
+  MpiLock(const MpiLock &) = delete;
+  MpiLock &operator=(const MpiLock &) = delete;
+};
+
+/// Posts a message of at most kMaxMessageBytes to or from process `peer`.
+/// Failures end the run naming `where` (a collective's site or name).
+void postSend(Message &message, const void *data, int64_t bytes, int64_t peer,
+              int64_t tag, const char *where, const MpiLock &);
+void postReceive(Message &message, void *data, int64_t bytes, int64_t peer,
+                 int64_t tag, const char *where, const MpiLock &);
+
 /// Advances `message`; returns whether it is done.
-bool testMessage(Message &message, const std::string &what);
+bool testMessage(Message &message, const char *where, const MpiLock &);
 
 /// Shares the bytes [offsets[p], offsets[p + 1]) at `data`, written by
 /// process p, with every process.
