@@ -25,10 +25,13 @@ of AddressSanitizer or UndefinedBehaviorSanitizer is a finding too. A
 finding is a program, a configuration and what differed.
 
 With --backend=cuda-sim, the configurations are the simulated GPU's: a GPU
-per device (NCCL) and all devices on one (--oversubscribe).
+per device (NCCL) and all devices on one (--oversubscribe). With
+--processes P, every run is on P processes under mpirun; a program whose
+devices do not split over them must fail with pcc's error saying so, and
+counts as skipped.
 
 usage: random_programs.py PCC [--seed S] [--count N] [--jobs J] [--keep DIR]
-                              [--backend cpu|cuda-sim]
+                              [--backend cpu|cuda-sim] [--processes P]
 """
 
 import argparse
@@ -48,6 +51,8 @@ DTYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "i64": np.int64,
 # The largest integer each float type holds exactly, with every integer below.
 EXACT = {"f16": 2048, "bf16": 256, "f32": 2 ** 24, "f64": 2 ** 53}
 AXES = ("a", "b", "c")
+# What runs each command: mpirun with --processes.
+LAUNCHER = []
 
 # Where devices run: the environment of each `pcc run` configuration.
 # Each backend's configurations: environment and extra flags of `pcc run`.
@@ -975,7 +980,7 @@ def check_run(command, env, directory, expected, label, exact=True):
     their bits are compared between configurations (compare_runs)."""
     saved = os.path.join(directory, label)
     try:
-        done = subprocess.run(command + [f"--save-results={saved}"],
+        done = subprocess.run(LAUNCHER + command + [f"--save-results={saved}"],
                               env={**os.environ, **env}, capture_output=True,
                               text=True, timeout=300)
     except subprocess.TimeoutExpired:
@@ -984,6 +989,9 @@ def check_run(command, env, directory, expected, label, exact=True):
         return f"could not run: {error}"
     if "Sanitizer" in done.stderr:
         return f"sanitizer report: {one_line(done.stderr)}"
+    if (LAUNCHER and done.returncode == 1 and not done.stdout and
+            "which do not split over" in done.stderr):
+        return "skip"
     if expected is None:
         if done.returncode != 1 or "is out of bounds for axis" not in done.stderr:
             return (f"expected pcc's out-of-bounds error, got exit status "
@@ -1040,10 +1048,12 @@ def check_program(pcc, seed, keep, backend):
     exact = not ctx.inexact
     if ctx.expect_error:
         expected = None
+    skipped = False
     for label, (env, flags) in PLACEMENTS[backend].items():
         problem = check_run([pcc, "run", program] + args + flags, env,
                             directory, expected, label, exact)
-        if problem:
+        skipped = skipped or problem == "skip"
+        if problem and problem != "skip":
             findings.append(f"pcc run ({label}): {problem}")
     executable = os.path.join(directory, "program")
     try:
@@ -1058,9 +1068,17 @@ def check_program(pcc, seed, keep, backend):
     else:
         problem = check_run([executable] + args, {}, directory, expected,
                             "compiled", exact)
-        if problem:
+        skipped = skipped or problem == "skip"
+        if problem and problem != "skip":
             findings.append(f"compiled: {problem}")
-    if not exact and not findings and expected is not None:
+    if skipped and not findings:
+        # Every run must then have failed alike, saving nothing.
+        saved = [label for label in list(PLACEMENTS[backend]) + ["compiled"]
+                 if os.path.exists(os.path.join(directory, label))]
+        if saved:
+            findings.append(f"devices that do not split over the processes, "
+                            f"yet {', '.join(saved)} saved results")
+    elif not exact and not findings and expected is not None:
         findings += compare_runs(directory, len(expected), backend)
     if not findings and keep is None:
         for root, dirs, files in os.walk(directory, topdown=False):
@@ -1069,7 +1087,8 @@ def check_program(pcc, seed, keep, backend):
             for name in dirs:
                 os.rmdir(os.path.join(root, name))
         os.rmdir(directory)
-    features = {"out-of-bounds": ctx.expect_error,
+    features = {"devices that do not split (skipped)": skipped,
+                "out-of-bounds": ctx.expect_error,
                 "calls": bool(ctx.functions),
                 "dynamic indices": "dynamic_index" in ctx.kinds}
     return (seed, ctx.elem, ctx.inexact, len(ctx.devices), features, findings,
@@ -1095,6 +1114,8 @@ def main():
                         default="cpu",
                         help="the backend whose configurations run each "
                              "program (default cpu)")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="run on this many processes under mpirun")
     parser.add_argument("--print", action="store_true",
                         help="print program --seed and its expected results")
     options = parser.parse_args()
@@ -1106,6 +1127,9 @@ def main():
         for index, array in enumerate(expected):
             print(f"// result{index}:", array.tolist())
         return 0
+    if options.processes > 1:
+        LAUNCHER[:] = ["mpirun", "--allow-run-as-root", "--oversubscribe",
+                       "-np", str(options.processes)]
     if options.keep:
         os.makedirs(options.keep, exist_ok=True)
     deadline = time.monotonic() + 60 * options.minutes \
@@ -1146,7 +1170,8 @@ def main():
                     print(f"  {finding}")
     configurations = len(PLACEMENTS[options.backend]) + 1
     print(f"random programs: {ran} from seed {options.seed} on "
-          f"{options.backend}, "
+          f"{options.backend}"
+          + (f" on {options.processes} processes" if LAUNCHER else "") + ", "
           f"{configurations} configurations each, up to {devices} devices; "
           + ", ".join(f"{k} {v}" for k, v in sorted(elems.items()))
           + f"; {inexact} with arbitrary floats, compared between "
