@@ -17,7 +17,9 @@
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Pass/PassManager.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+
 #include "llvm/Support/SourceMgr.h"
+#include <numeric>
 
 using namespace mlir;
 using namespace pcc::driver;
@@ -169,28 +171,45 @@ std::optional<int64_t> pcc::driver::countDevices(ModuleOp module) {
   return devices;
 }
 
-LogicalResult pcc::driver::checkProcessSplit(ModuleOp module,
-                                             int64_t processes) {
-  auto result = module.walk([&](pcc::spmd::PmapOp pmap) {
-    // A nest runs as one launch of its innermost pmaps' grid.
-    if (pmap->walk([&](pcc::spmd::PmapOp inner) {
-              return inner == pmap ? WalkResult::advance()
-                                   : WalkResult::interrupt();
-            }).wasInterrupted())
-      return WalkResult::advance();
+/// Each innermost pmap with its grid's size: a nest runs as one launch of
+/// its innermost pmaps' grid.
+static SmallVector<std::pair<pcc::spmd::PmapOp, int64_t>>
+getLaunchGrids(ModuleOp module) {
+  SmallVector<std::pair<pcc::spmd::PmapOp, int64_t>> grids;
+  module.walk([&](pcc::spmd::PmapOp pmap) {
+    bool innermost = !pmap->walk([&](pcc::spmd::PmapOp inner) {
+                            return inner == pmap ? WalkResult::advance()
+                                                 : WalkResult::interrupt();
+                          })
+                          .wasInterrupted();
+    if (!innermost)
+      return;
     int64_t grid = 1;
     for (auto op = pmap; op; op = op->getParentOfType<pcc::spmd::PmapOp>())
       grid *= op.getAxisSize();
-    if (grid % processes == 0)
-      return WalkResult::advance();
-    pmap.emitError() << "this pmap runs on " << grid
-                     << " devices, which do not split over " << processes
-                     << " processes: run with a number of processes that "
-                        "divides "
-                     << grid << " (mpirun -np P)";
-    return WalkResult::interrupt();
+    grids.push_back({pmap, grid});
   });
-  return failure(result.wasInterrupted());
+  return grids;
+}
+
+LogicalResult pcc::driver::checkProcessSplit(ModuleOp module,
+                                             int64_t processes) {
+  for (auto [pmap, grid] : getLaunchGrids(module)) {
+    if (grid % processes == 0)
+      continue;
+    return pmap.emitError()
+           << "this pmap runs on " << grid << " devices, which do not split "
+           << "over " << processes << " processes: run with a number of "
+           << "processes that divides " << grid << " (mpirun -np P)";
+  }
+  return success();
+}
+
+int64_t pcc::driver::getProcessSplit(ModuleOp module) {
+  int64_t split = 0;
+  for (auto [pmap, grid] : getLaunchGrids(module))
+    split = std::gcd(split, grid);
+  return split;
 }
 
 LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,

@@ -139,6 +139,7 @@ llvm::Expected<std::unique_ptr<llvm::Module>>
 pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
                                     const EntrySignature &signature,
                                     Backend backend, int64_t devices,
+                                    int64_t processSplit,
                                     llvm::StringRef targetCPU) {
   std::unique_ptr<llvm::Module> llvmModule =
       translateModuleToLLVMIR(module, context, "pcc-program");
@@ -155,6 +156,9 @@ pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
       llvm::ConstantDataArray::getString(context, getBackendName(backend)));
   addConstant(*llvmModule, "_pcc_program_devices",
               llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), devices));
+  addConstant(
+      *llvmModule, "_pcc_program_process_split",
+      llvm::ConstantInt::get(llvm::Type::getInt64Ty(context), processSplit));
 
   auto machine = createTargetMachine(targetCPU);
   if (!machine)

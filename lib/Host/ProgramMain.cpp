@@ -30,6 +30,7 @@ int32_t pcc_cuda_simulate(int64_t gpus, char *message, size_t size)
 extern const char _pcc_program_signature[];
 extern const char _pcc_program_backend[];
 extern const int64_t _pcc_program_devices;
+extern const int64_t _pcc_program_process_split;
 void _pcc_program_entry(void **packedArguments);
 }
 
@@ -76,6 +77,13 @@ int main(int argc, char **argv) {
     return fail(error);
   if (pcc_process_rank() != 0)
     options.verbose = options.timeRuns = false;
+  int64_t processes = pcc_process_count(), split = _pcc_program_process_split;
+  if (processes > 1 && split % processes != 0)
+    return fail("this program's pmaps (on up to " +
+                std::to_string(_pcc_program_devices) +
+                " devices) do not split over " + std::to_string(processes) +
+                " processes: run with a number of processes that divides " +
+                std::to_string(split) + " (mpirun -np P)");
 
   BufferAllocator allocator = hostAllocator();
   if (cuda && pcc_process_count() > 1)

@@ -342,6 +342,7 @@ public:
       return failure();
     signature = std::move(*entry);
     devices = countDevices(*module).value_or(0);
+    processSplit = getProcessSplit(*module);
     if (failed(checkProcessSplit(*module, pcc_process_count())))
       return failure();
     if (runOptions.verbose) {
@@ -363,6 +364,8 @@ public:
   OwningOpRef<ModuleOp> module;
   EntrySignature signature;
   int64_t devices = 0;
+  /// See getProcessSplit.
+  int64_t processSplit = 0;
 };
 
 /// What `pcc run` compiles: the JIT-compiled program and its arguments.
@@ -546,9 +549,9 @@ static LogicalResult compileProgram(llvm::StringRef programPath) {
           return failure();
         if (emitKind == EmitKind::MLIR || emitKind == EmitKind::PTX)
           return success();
-        auto translated = translateForExecutable(*program.module, llvmContext,
-                                                 program.signature, *backend,
-                                                 program.devices, targetCPU);
+        auto translated = translateForExecutable(
+            *program.module, llvmContext, program.signature, *backend,
+            program.devices, program.processSplit, targetCPU);
         if (!translated) {
           reportError(llvm::toString(translated.takeError()));
           return failure();

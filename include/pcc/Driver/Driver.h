@@ -70,8 +70,12 @@ std::optional<int64_t> countDevices(mlir::ModuleOp module);
 
 /// Checks that the devices of every pmap nest split evenly over `processes`
 /// processes (mpirun -np P), reporting the first nest that does not.
-mlir::LogicalResult checkProcessSplit(mlir::ModuleOp module,
-                                      int64_t processes);
+mlir::LogicalResult checkProcessSplit(mlir::ModuleOp module, int64_t processes);
+
+/// The greatest common divisor of the device counts of the program's pmap
+/// nests (0 without pmaps): the numbers of processes it may run on are its
+/// divisors.
+int64_t getProcessSplit(mlir::ModuleOp module);
 
 /// How the cuda backend's kernels are packaged.
 enum class KernelFormat { Fatbin, PTX };
@@ -115,7 +119,8 @@ inline constexpr llvm::StringLiteral kDefaultTargetCPU = "x86-64-v2";
 llvm::Expected<std::unique_ptr<llvm::Module>>
 translateForExecutable(mlir::ModuleOp module, llvm::LLVMContext &context,
                        const EntrySignature &signature, Backend backend,
-                       int64_t devices, llvm::StringRef targetCPU);
+                       int64_t devices, int64_t processSplit,
+                       llvm::StringRef targetCPU);
 
 /// Writes `module` as a host object file for `targetCPU` ('-': standard
 /// output). An interrupt removes what it wrote so far.

@@ -654,7 +654,7 @@ def run_case(pcc, case, workdir, processes):
                           text=True, timeout=120)
     expected = "".join(str(value) + "\n" for value in case.expected)
     if (processes > 1 and proc.returncode == 1 and not proc.stdout and
-            f"which do not split over {processes} processes" in proc.stderr):
+            f"do not split over {processes} processes" in proc.stderr):
         return "skip"
     if proc.returncode != 0 or proc.stdout != expected:
         return (f"FAIL {case.name}: exit {proc.returncode}\n"
