@@ -275,6 +275,15 @@ void runDevicesAsFibers(int64_t first, int64_t count,
 #endif
 }
 
+namespace {
+/// PollingFibers alive on this thread.
+thread_local int pollingFibers = 0;
+} // namespace
+
+PollingFiber::PollingFiber() { ++pollingFibers; }
+PollingFiber::~PollingFiber() { --pollingFibers; }
+bool siblingPolls() { return pollingFibers > 0; }
+
 bool hasSiblingDevices() {
   FiberThread &t = fiberThread;
   return t.current && t.live > 1;

@@ -47,6 +47,19 @@ bool yieldToSiblingDevice();
 /// Whether the caller is a fiber with sibling devices still running.
 bool hasSiblingDevices();
 
+/// Marks, for its lifetime, that a fiber of the calling thread waits by
+/// polling (for another process's messages, which wake nobody): its
+/// waiting siblings then keep handing it the thread instead of sleeping.
+class PollingFiber {
+public:
+  PollingFiber();
+  ~PollingFiber();
+  PollingFiber(const PollingFiber &) = delete;
+  PollingFiber &operator=(const PollingFiber &) = delete;
+};
+/// Whether a fiber of the calling thread polls (PollingFiber).
+bool siblingPolls();
+
 } // namespace pcc::runtime
 
 #endif // PCC_LIB_RUNTIME_FIBERS_H

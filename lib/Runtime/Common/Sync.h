@@ -69,7 +69,8 @@ public:
   /// A fiber with siblings lets them run for the spin instead, since the
   /// devices it waits for may be among them; when all wait (for another
   /// thread), it sleeps on its condition in naps of kFiberNap, since a
-  /// sibling's condition may come true first.
+  /// sibling's condition may come true first; not while a sibling polls
+  /// (PollingFiber), which only the thread's time advances.
   template <typename Pred>
   bool wait(Pred done, int64_t spinNanos, int32_t yields,
             Clock::duration timeout = Clock::duration::max()) {
@@ -95,6 +96,9 @@ public:
       now = Clock::now();
       if (now >= deadline)
         return false;
+      // A sibling that polls needs the thread: nobody would wake a nap.
+      if (siblingPolls())
+        continue;
       if (waitHere(done, 0, 0, std::min(deadline, now + kFiberNap)) || done())
         return false;
     }

@@ -295,6 +295,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
     }
   }
 
+  PollingFiber polling;
   auto start = std::chrono::steady_clock::now(), now = start;
   auto deadline = start + collectiveTimeout();
   // One turn at MPI per round of tests, none while pausing: other threads
