@@ -17,6 +17,9 @@ plots (docs/benchmarks/*.png) and raw figures (docs/benchmarks/results.json).
     bench/run.py --only processes
                             measures the runs on several processes (mpirun)
                             only, likewise
+    bench/run.py --only compile_scaling
+                            measures compile time against program size
+                            only, likewise
     bench/run.py --small    only psum and all_gather (or the collectives of
                             --only) of 8 B to 4 KiB at N = 2, where pcc and
                             Open MPI are closest, with 10 processes each
@@ -520,6 +523,151 @@ UPSTREAM_PIPELINE = ",".join([
     "reconcile-unrealized-casts"])
 
 
+def psum_chain(k, upstream=False):
+    """The compile-time family: K steps of `x * c` then a psum over two
+    devices, chained, on tensor<8xf32>. With `upstream`, the same body
+    without pcc's dialect for mlir-opt (the psum becomes x + x, the same
+    kind of op count), on one device."""
+    lines = ["func.func @main() -> tensor<2x8xf32> {",
+             "  %x = arith.constant dense<" + str(
+                 [[(d * 8 + i + 1) / 64 for i in range(8)] for d in range(2)])
+             + "> : tensor<2x8xf32>"]
+    if upstream:
+        lines = ["func.func @main() {",
+                 "  %a = arith.constant dense<0.5> : tensor<8xf32>"]
+    else:
+        lines.append('  %r = spmd.pmap "d" (%a = %x : tensor<2x8xf32>) '
+                     "-> (tensor<2x8xf32>) {")
+    lines.append("  %c = arith.constant dense<0.5001> : tensor<8xf32>")
+    previous = "%a"
+    for step in range(k):
+        lines.append(f"  %m{step} = arith.mulf {previous}, %c : tensor<8xf32>")
+        lines.append(f'  %s{step} = spmd.psum %m{step} over "d" : tensor<8xf32>'
+                     if not upstream else
+                     f"  %s{step} = arith.addf %m{step}, %m{step} : tensor<8xf32>")
+        previous = f"%s{step}"
+    if upstream:
+        lines += [f"  %u = tensor.cast {previous} : tensor<8xf32> to tensor<*xf32>",
+                  "  call @printMemrefF32(%u) : (tensor<*xf32>) -> ()",
+                  "  return", "}",
+                  "func.func private @printMemrefF32(tensor<*xf32>)"]
+    else:
+        lines += [f"  spmd.yield {previous} : tensor<8xf32>", "  }",
+                  "  return %r : tensor<2x8xf32>", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def psum_chain_expected(k):
+    """NumPy's value of psum_chain(k), rounded as pcc rounds (f32, devices
+    in rank order)."""
+    x = np.array([[(d * 8 + i + 1) / 64 for i in range(8)] for d in range(2)],
+                 np.float32)
+    c = np.float32(0.5001)
+    for _ in range(k):
+        m = x * c
+        x = np.broadcast_to(m[0] + m[1], (2, 8))
+    return np.array(x)
+
+
+def train_step(params):
+    """A data-parallel step of `params` parameter tensors, each with its own
+    pmean, as a model's gradients are averaged one tensor at a time: the
+    gradient of w·x is x, averaged, and w - 0.01 · mean; the updated
+    parameters are summed into one result, so that every pmean counts."""
+    lines = ["func.func @main(%x: tensor<2x64xf32>) -> tensor<2x64xf32> {",
+             '  %r = spmd.pmap "d" (%a = %x : tensor<2x64xf32>) '
+             "-> (tensor<2x64xf32>) {",
+             "  %lr = arith.constant dense<0.01> : tensor<64xf32>",
+             "  %acc0 = arith.constant dense<0.0> : tensor<64xf32>"]
+    for i in range(params):
+        lines += [
+            f"  %w{i} = arith.constant dense<{(i + 1) / 256}> : tensor<64xf32>",
+            f"  %g{i} = arith.mulf %a, %w{i} : tensor<64xf32>",
+            f'  %mean{i} = spmd.pmean %g{i} over "d" : tensor<64xf32>',
+            f"  %step{i} = arith.mulf %mean{i}, %lr : tensor<64xf32>",
+            f"  %new{i} = arith.subf %w{i}, %step{i} : tensor<64xf32>",
+            f"  %acc{i + 1} = arith.addf %acc{i}, %new{i} : tensor<64xf32>"]
+    lines += [f"  spmd.yield %acc{params} : tensor<64xf32>", "  }",
+              "  return %r : tensor<2x64xf32>", "}"]
+    return "\n".join(lines) + "\n"
+
+
+def train_step_expected(params, x):
+    lr = np.float32(0.01)
+    acc = np.zeros(64, np.float32)
+    for i in range(params):
+        w = np.float32((i + 1) / 256)
+        g = x * w
+        mean = (g[0] + g[1]) / np.float32(2)
+        acc = acc + (w - mean * lr)
+    return np.broadcast_to(acc, (2, 64))
+
+
+def time_pcc_run(pcc, source, args, repeat, expected):
+    """Cold `pcc run` of `source`: medians of the wall time and of each
+    phase --verbose reports; the saved result checked against `expected`
+    (allclose: bitwise where the oracle rounds as pcc does)."""
+    walls, phases = [], []
+    saved = source + ".results"
+    for _ in range(repeat):
+        start = time.perf_counter()
+        result = run([pcc.pcc, "run", source, *args, "--verbose",
+                      f"--save-results={saved}"])
+        walls.append(time.perf_counter() - start)
+        phases.append({m.group(1): float(m.group(2)) for m in re.finditer(
+            r"^pcc: ([a-z/ ]+): ([0-9.]+) s$", result.stderr, re.M)})
+        got = np.load(os.path.join(saved, "result0.npy"))
+        if not np.allclose(got, expected, rtol=1e-6, atol=0):
+            sys.exit(f"bench: {source}: pcc's result differs from NumPy's")
+    return {"wall": stats(walls),
+            "phases": {name: statistics.median(p.get(name, 0) for p in phases)
+                       for name in phases[0]}}
+
+
+def bench_compile_scaling(pcc, tools, cfg):
+    """Compile time against program size: the psum chain for each K (pcc
+    run, cold; the same chain without psum through mlir-opt + mlir-runner),
+    and a training step with 200 pmeans."""
+    rows = []
+    runner_libs = ",".join(f"/usr/lib/llvm-22/lib/lib{name}.so" for name in
+                           ("mlir_runner_utils", "mlir_c_runner_utils"))
+    for k in cfg["compile_ks"]:
+        source = os.path.join(pcc.scratch, f"chain{k}.mlir")
+        with open(source, "w") as f:
+            f.write(psum_chain(k))
+        row = {"k": k, **time_pcc_run(pcc, source, ["--backend=cpu"],
+                                      cfg["compile_scaling_repeat"],
+                                      psum_chain_expected(k))}
+        upstream = os.path.join(pcc.scratch, f"chain{k}_upstream.mlir")
+        lowered = upstream + ".ll.mlir"
+        with open(upstream, "w") as f:
+            f.write(psum_chain(k, upstream=True))
+        walls = []
+        for _ in range(cfg["compile_scaling_repeat"]):
+            start = time.perf_counter()
+            run([f"{MLIR_BIN}/mlir-opt", upstream, "-o", lowered,
+                 "--pass-pipeline=builtin.module(func.func("
+                 "convert-elementwise-to-linalg)," + UPSTREAM_PIPELINE + ")"])
+            run([f"{MLIR_BIN}/mlir-runner", lowered, "-e", "main",
+                 "-entry-point-result=void", f"-shared-libs={runner_libs}"])
+            walls.append(time.perf_counter() - start)
+        row["upstream"] = stats(walls)
+        log(f"bench: compile K={k}: pcc {row['wall']['median']:.2f} s, "
+            f"upstream {row['upstream']['median']:.2f} s")
+        rows.append(row)
+    params = cfg["compile_params"]
+    source = os.path.join(pcc.scratch, f"train{params}.mlir")
+    with open(source, "w") as f:
+        f.write(train_step(params))
+    x = (np.arange(128, dtype=np.float32).reshape(2, 64) / 128)
+    train = {"params": params, **time_pcc_run(
+        pcc, source, ["--backend=cpu", pcc.save("train_x", x)],
+        cfg["compile_scaling_repeat"], train_step_expected(params, x))}
+    log(f"bench: compile train step, {params} pmeans: "
+        f"{train['wall']['median']:.2f} s")
+    return {"chain": rows, "train": train}
+
+
 def bench_fma(pcc, tools, cfg):
     n, count = 2, cfg["fma_count"]
     a, b, c = (exact_floats((n, count), seed=s) for s in (1, 2, 3))
@@ -607,6 +755,35 @@ def plot_collectives(rows, kind, path):
     ax.set_title(f"{title}: pcc vs Open MPI, same run", fontsize=10)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8, ncol=2)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def plot_compile_scaling(scaling, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = scaling["chain"]
+    ks = [r["k"] for r in rows]
+    fig, ax = plt.subplots(figsize=(7.5, 4.5))
+    ax.plot(ks, [r["wall"]["median"] for r in rows], "o-",
+            label="pcc run (parse, passes, codegen, run)")
+    ax.plot(ks, [r["phases"].get("passes", 0) for r in rows], "s:",
+            label="pcc: passes")
+    ax.plot(ks, [r["phases"].get("codegen/JIT", 0) for r in rows], "^:",
+            label="pcc: codegen/JIT")
+    ax.plot(ks, [r["upstream"]["median"] for r in rows], "x--",
+            label="mlir-opt + mlir-runner, psum as addf")
+    ax.plot(ks, [rows[0]["wall"]["median"] * k / ks[0] for k in ks], "-",
+            color="0.7", label="linear from the first point")
+    ax.set_xscale("log", base=2)
+    ax.set_yscale("log")
+    ax.set_xlabel("K (mulf + psum steps in one pmap body)")
+    ax.set_ylabel("seconds, cold process (medians)")
+    ax.set_title("Compile time against program size, same run", fontsize=10)
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=8)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -742,6 +919,47 @@ def write_report(results, out_dir, command):
                   f"{human_seconds(st['mpi']['median'])} "
                   f"({human_seconds(st['mpi']['min'])}–"
                   f"{human_seconds(st['mpi']['max'])}).", ""]
+    if "compile_scaling" in results:
+        scaling = results["compile_scaling"]
+        plot_compile_scaling(scaling, os.path.join(out_dir, "benchmarks",
+                                                   "compile_scaling.png"))
+        lines += ["## Compile time against program size", "",
+                  "![compile_scaling](benchmarks/compile_scaling.png)", "",
+                  "A cold `pcc run --backend=cpu` of a pmap body of K steps "
+                  "(`arith.mulf` then `spmd.psum` on tensor<8xf32>, "
+                  "chained; N = 2), its result checked against NumPy, with "
+                  "the phases that `--verbose` reports; beside it the same "
+                  "chain with each psum an `arith.addf` through mlir-opt + "
+                  "mlir-runner (upstream cannot run spmd), lowered as "
+                  "pcc's compile benchmark lowers it.", "",
+                  "| K | pcc run median (min–max) | passes | codegen/JIT | "
+                  "× previous K | mlir-opt + mlir-runner median | "
+                  "× previous K |", "|---|---|---|---|---|---|---|"]
+        previous = None
+        for r in scaling["chain"]:
+            w, u = r["wall"], r["upstream"]
+            growth = (f"{w['median'] / previous['wall']['median']:.2f}"
+                      if previous else "—")
+            upstream_growth = (
+                f"{u['median'] / previous['upstream']['median']:.2f}"
+                if previous else "—")
+            lines.append(
+                f"| {r['k']} | {human_seconds(w['median'])} "
+                f"({human_seconds(w['min'])}–{human_seconds(w['max'])}) | "
+                f"{human_seconds(r['phases'].get('passes', 0))} | "
+                f"{human_seconds(r['phases'].get('codegen/JIT', 0))} | "
+                f"{growth} | {human_seconds(u['median'])} | "
+                f"{upstream_growth} |")
+            previous = r
+        t = scaling["train"]
+        lines += ["", f"A data-parallel step with {t['params']} parameter "
+                  f"tensors, a `pmean` each (`bench/run.py`'s train_step): "
+                  f"{human_seconds(t['wall']['median'])} "
+                  f"({human_seconds(t['wall']['min'])}–"
+                  f"{human_seconds(t['wall']['max'])}), passes "
+                  f"{human_seconds(t['phases'].get('passes', 0))}, "
+                  f"codegen/JIT "
+                  f"{human_seconds(t['phases'].get('codegen/JIT', 0))}.", ""]
     lines += results["notes"]
     with open(os.path.join(out_dir, "benchmarks.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -868,6 +1086,25 @@ def targets(results):
         f"mlir-opt + mlir-runner {human_seconds(c['upstream']['median'])}",
         f"{ratio:.2f}×", "≤ 1.2× upstream and ≤ 250 ms",
         ratio <= 1.2 and c["pcc"]["median"] <= 0.25)
+    if "compile_scaling" in results:
+        chain = results["compile_scaling"]["chain"]
+        steps = [(a, b) for a, b in zip(chain, chain[1:]) if a["k"] >= 400]
+        if steps:
+            growths = [b["wall"]["median"] / a["wall"]["median"]
+                       for a, b in steps]
+            worst = max(range(len(steps)), key=lambda i: growths[i])
+            a, b = steps[worst]
+            row(f"compile time, K doubled from 400 to {chain[-1]['k']}: "
+                f"worst (K={a['k']} to {b['k']})",
+                human_seconds(b["wall"]["median"]),
+                f"K={a['k']}: {human_seconds(a['wall']['median'])}",
+                f"{growths[worst]:.2f}×", "≤ 2.2× per doubling",
+                growths[worst] <= 2.2)
+        at = {r["k"]: r for r in chain}
+        if 1600 in at:
+            w = at[1600]["wall"]["median"]
+            row("compile+run K = 1600 (`pcc run`, cold)", human_seconds(w),
+                "—", "—", "< 2 s", w < 2)
     f = results["fma"]
     frac = f["bound"]["median"] / f["pcc"]["median"]
     row(f"fused a*b+c, {human_bytes(f['count'] * 4)} f32 per device, N=2",
@@ -894,6 +1131,9 @@ def targets(results):
     return out
 
 
+# What --only takes besides the collectives.
+OTHER_ONLY = ("processes", "compile_scaling")
+
 CONFIGS = {
     "full": dict(
         sizes=[8, 64, 512, 4 * KiB, 32 * KiB, 256 * KiB, MiB, 4 * MiB,
@@ -906,6 +1146,8 @@ CONFIGS = {
         latency_repeat=20,
         row_sum_shape=(4096, 16384), peak_bytes=64 * MiB,
         process_setups=[(2, 2), (8, 2)],
+        compile_ks=[100, 200, 400, 800, 1600, 3200],
+        compile_scaling_repeat=3, compile_params=200,
         process_sizes=[8, 64, 512, 4 * KiB, 32 * KiB, 256 * KiB, MiB,
                        4 * MiB, 16 * MiB],
         startup_repeat=7),
@@ -919,7 +1161,8 @@ CONFIGS = {
         dispatch_repeat=10, compile_repeat=1, fma_count=4096,
         latency_sizes=[8], latency_steps=10, latency_repeat=2,
         row_sum_shape=(16, 256), peak_bytes=4 * KiB,
-        process_setups=[(2, 2)], process_sizes=[8], startup_repeat=1),
+        process_setups=[(2, 2)], process_sizes=[8], startup_repeat=1,
+        compile_ks=[10, 20], compile_scaling_repeat=1, compile_params=4),
 }
 
 
@@ -943,6 +1186,7 @@ def main():
                         "results.json and bench/notes.md; measure nothing")
     parser.add_argument("--only", help="measure only these collectives "
                         "(comma-separated: " + ", ".join(COLLECTIVES) +
+                        ") or these parts (" + ", ".join(OTHER_ONLY) +
                         "), replace their rows in the last run's "
                         "results.json and rewrite the report")
     parser.add_argument("--out", help="where benchmarks.md goes (default: "
@@ -977,7 +1221,7 @@ def main():
         pcc = Pcc(tools, scratch)
         kinds = args.only.split(",") if args.only else None
         unknown = [k for k in kinds or []
-                   if k not in COLLECTIVES and k != "processes"]
+                   if k not in COLLECTIVES and k not in OTHER_ONLY]
         if unknown:
             sys.exit(f"bench: unknown collectives: {', '.join(unknown)}")
         if args.small:
@@ -997,7 +1241,7 @@ def main():
             path = os.path.join(out_dir, "benchmarks", "results.json")
             with open(path) as f:
                 results = json.load(f)
-            collectives = [k for k in kinds if k != "processes"]
+            collectives = [k for k in kinds if k not in OTHER_ONLY]
             if collectives:
                 fresh = bench_collectives(pcc, tools,
                                           dict(cfg, kinds=collectives))
@@ -1006,6 +1250,9 @@ def main():
                     if r["kind"] not in collectives] + fresh
             if "processes" in kinds:
                 results["processes"] = bench_processes(pcc, tools, cfg)
+            if "compile_scaling" in kinds:
+                results["compile_scaling"] = bench_compile_scaling(
+                    pcc, tools, cfg)
             date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             remeasured = results.setdefault("remeasured", {})
             for k in kinds:
@@ -1031,6 +1278,7 @@ def main():
         results["matmul"] = bench_matmul(pcc, cfg, results["bounds"])
         results["peak_memory"] = bench_peak_memory(pcc, cfg)
         results["processes"] = bench_processes(pcc, tools, cfg)
+        results["compile_scaling"] = bench_compile_scaling(pcc, tools, cfg)
         results["targets"] = targets(results)
         results["notes"] = read_notes()
         write_report(results, out_dir, command)

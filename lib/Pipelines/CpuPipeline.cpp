@@ -21,6 +21,8 @@ using namespace mlir;
 void pcc::buildCpuPipeline(OpPassManager &pm,
                            const CpuPipelineOptions &options) {
   detail::buildBufferStages(pm, options.entry, options.memoryLimit, /*cuda=*/false);
+  // Large functions as many small ones, so that compile time stays linear.
+  pm.addPass(pcc::createPCCOutlineSegments());
   pm.addPass(pcc::createPCCMatmulToRuntime());
   pm.addNestedPass<func::FuncOp>(pcc::createPCCLowerStridedCopies());
   pm.addNestedPass<func::FuncOp>(pcc::createPCCReassociateReductions());

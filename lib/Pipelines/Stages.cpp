@@ -6,6 +6,7 @@
 
 #include "Stages.h"
 
+#include "pcc/Codegen/CPU/Passes.h"
 #include "pcc/Codegen/CUDA/Passes.h"
 #include "pcc/Conversion/Passes.h"
 #include "pcc/Dialect/SPMD/Transforms/Passes.h"
@@ -14,7 +15,6 @@
 #include "mlir/Conversion/MathToFuncs/MathToFuncs.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/Passes.h"
-#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
@@ -82,6 +82,9 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // A constant read by many ops would make bufferizing cost time in the
+  // square of its uses.
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCCloneTensorConstants());
   // Bodies compute straight into the pmap's result slices.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
@@ -97,7 +100,22 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // Kernels read constants from buffers, not from the host's globals.
   if (cuda)
     pm.addPass(pcc::createPCCCopyConstantGlobals());
-  bufferization::buildBufferDeallocationPipeline(pm);
+  // Buffer deallocation: upstream's pipeline, with, on cpu, each buffer
+  // freed after its last use rather than at the end of its block.
+  memref::ExpandReallocPassOptions expandRealloc;
+  expandRealloc.emitDeallocs = false;
+  pm.addNestedPass<func::FuncOp>(memref::createExpandReallocPass(expandRealloc));
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createOwnershipBasedBufferDeallocationPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
+  if (!cuda)
+    pm.addNestedPass<func::FuncOp>(pcc::createPCCFreeBuffersEarly());
+  pm.addNestedPass<func::FuncOp>(
+      bufferization::createBufferDeallocationSimplificationPass());
+  pm.addPass(bufferization::createLowerDeallocationsPass());
+  pm.addNestedPass<func::FuncOp>(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   // Deallocation leaves bufferization.clone where a function returns a
   // buffer it does not own (a constant, an argument).
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -117,9 +135,9 @@ void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
-  // Structured control flow first: memref.alloca_scope (around runtime
-  // calls) lowers into its parent's blocks, which scf regions cannot have.
   pm.addPass(createSCFToControlFlowPass());
+  // Runtime calls as calls of out-of-line stubs, one per callee and
+  // signature.
   pm.addPass(pcc::createPCCLowerRuntimeCalls());
   // Buffers come from the runtime's allocator, which enforces the memory
   // limit (cuda: managed memory).

@@ -15,7 +15,7 @@
 // CHECK-LABEL: llvm.func @main_pmap(
 // CHECK: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK: gpu.launch_func  @[[KERNEL:main_pmap_kernel[_0-9]*]]::@main_pmap_kernel blocks in
-// CHECK: llvm.call @pcc_mlir_all_reduce_f32(
+// CHECK: llvm.call @_pcc_call_pcc_mlir_all_reduce_f32_0(
 // CHECK: gpu.binary @[[KERNEL]]  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 
 // With format=isa the kernels are PTX, which `pcc compile --emit=ptx`

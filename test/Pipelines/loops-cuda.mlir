@@ -5,10 +5,8 @@
 // CUDA-LABEL: llvm.func @main_pmap(
 // CUDA: llvm.cond_br
 // CUDA-NOT: _mlir_memref_to_llvm_alloc
-// CUDA: %[[SP:.*]] = llvm.intr.stacksave
-// CUDA-NOT: _mlir_memref_to_llvm_alloc
-// CUDA: llvm.call @pcc_mlir_all_reduce_i64(
-// CUDA-NEXT: llvm.intr.stackrestore %[[SP]]
+// CUDA-NOT: llvm.alloca
+// CUDA: llvm.call @_pcc_call_pcc_mlir_all_reduce_i64_0(
 // CUDA-NOT: llvm.alloca
 // CUDA: llvm.return
 

@@ -1,21 +1,24 @@
 // A collective in a loop runs in constant stack and without a heap buffer
 // per step: the sum is written in place of the loop's value (allocated once,
-// before the loop), and the call's memref descriptors live between a stack
-// save and restore (those of the grid and the call-site string, which do not
-// change, are made once, in the entry block). (test/pcc/long-loops.test runs such loops end to end.)
+// before the loop), and the call's unranked memref descriptors live in the
+// frame of a stub that the loop calls, gone when it returns.
+// (test/pcc/long-loops.test runs such loops end to end.)
 // RUN: pcc-opt %s --split-input-file --pass-pipeline="builtin.module(pcc-cpu-pipeline)" | FileCheck %s
 
 // CHECK-LABEL: llvm.func @main_pmap(
 // CHECK: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK: llvm.cond_br
 // CHECK-NOT: _mlir_memref_to_llvm_alloc
-// CHECK: %[[SP:.*]] = llvm.intr.stacksave
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
-// CHECK: llvm.call @pcc_mlir_all_reduce_i64(
-// CHECK-NEXT: llvm.intr.stackrestore %[[SP]]
+// CHECK-NOT: llvm.alloca
+// CHECK: llvm.call @_pcc_call_pcc_mlir_all_reduce_i64_0(
 // CHECK-NOT: _mlir_memref_to_llvm_alloc
 // CHECK-NOT: llvm.alloca
 // CHECK: llvm.return
+// CHECK-LABEL: llvm.func @_pcc_call_pcc_mlir_all_reduce_i64_0(
+// CHECK-SAME: passthrough = ["noinline"]
+// CHECK: llvm.alloca
+// CHECK: llvm.call @pcc_mlir_all_reduce_i64(
+// CHECK-NEXT: llvm.return
 func.func @main() -> tensor<8xi64> {
   %d = arith.constant dense<[1, 2, 3, 4, 5, 6, 7, 8]> : tensor<8xi64>
   %r = spmd.pmap "i" (%x = %d : tensor<8xi64>) -> tensor<8xi64> {
@@ -41,7 +44,7 @@ func.func @main() -> tensor<8xi64> {
 // CHECK-COUNT-3: llvm.call @_mlir_memref_to_llvm_alloc
 // CHECK: llvm.cond_br
 // CHECK-NOT: _mlir_memref_to_llvm_alloc
-// CHECK: llvm.call @pcc_mlir_all_gather_f32(
+// CHECK: llvm.call @_pcc_call_pcc_mlir_all_gather_f32_0(
 // CHECK-NOT: _mlir_memref_to_llvm_alloc
 // CHECK: llvm.br ^bb1
 // CHECK-NOT: _mlir_memref_to_llvm_alloc

@@ -145,24 +145,31 @@ def PCCLowerRuntimeCalls : Pass<"pcc-lower-runtime-calls",
                                  "mlir::ModuleOp"> {
   let summary = "Turn spmd.runtime_call on buffers into func.call";
   let description = [{
-    Replaces each bufferized `spmd.runtime_call` by a `func.call` of its
-    callee (declared once, private, with MLIR's C interface), passing every
-    buffer as an unranked memref. The unranked descriptors are stack slots:
-    each call is wrapped in a `memref.alloca_scope`, which frees them when
-    the call returns, or a call in a loop would grow the stack every step.
-    Runs after the last canonicalization, which would inline the scope (it
-    holds no `memref.alloca` of its own), and after `convert-scf-to-cf`,
-    since the scope lowers into its parent's blocks.
+    Replaces each bufferized `spmd.runtime_call` by a `func.call` of a stub,
+    a private function made once per callee and signature. The call site
+    casts its buffers to fully dynamic strided memrefs (free: the same
+    descriptor), so that calls on buffers of any shape share a stub; the
+    stub casts them to unranked memrefs and calls the runtime through MLIR's
+    C interface (the callee declared once, private). The unranked
+    descriptors are stack slots of the stub's frame, freed when it returns,
+    so a call in a loop does not grow the stack; the stub is `noinline`, so
+    that a program of many collectives is not mostly descriptors, which
+    would make LLVM's compile time grow faster than the program.
 
     ```mlir
     spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask,
         %groups, %sum, %site, %in) outs(%out) : (...) -> memref<3xf32>
     // becomes
-    memref.alloca_scope {
-      %g = memref.cast %grid : memref<1xi64> to memref<*xi64>
+    %g = memref.cast %grid : memref<1xi64> to memref<?xi64, strided<[?], offset: ?>>
+    ...
+    func.call @_pcc_call_pcc_mlir_all_reduce_f32_0(%device, %g, %mask, %t,
+                                                   %sum, %s, %i, %o)
+    func.func private @_pcc_call_pcc_mlir_all_reduce_f32_0(...)
+        attributes {passthrough = ["noinline"]} {
+      %0 = memref.cast %arg1 : memref<?xi64, strided<[?], offset: ?>> to memref<*xi64>
       ...
-      func.call @pcc_mlir_all_reduce_f32(%device, %g, %mask, %t, %sum, %s,
-                                         %i, %o)
+      call @pcc_mlir_all_reduce_f32(%arg0, %0, ...)
+      return
     }
     ```
   }];

@@ -70,4 +70,80 @@ def PCCReassociateReductions : Pass<"pcc-reassociate-reductions",
   }];
 }
 
+def PCCOutlineSegments : Pass<"pcc-outline-segments", "mlir::ModuleOp"> {
+  let summary = "Move the work between runtime calls of a large function into functions of their own";
+  let description = [{
+    Keeps compile time linear in the size of a program. In a function of
+    more than `min-ops` ops (a pmap body with hundreds of collectives, say),
+    each run of ops between runtime calls, launches and stack allocations
+    that holds work (an op with regions: a linalg op, a loop) moves into a
+    private function of its own, `noinline` for LLVM, cut into pieces of at
+    most `max-segment-ops` ops. Lowering and LLVM's optimizer then see many
+    small functions, as XLA compiles each fusion separately, instead of one
+    whose blocks and live ranges grow with the program, where several
+    passes cost more per op the longer the function is. Constants the run
+    reads are cloned into it, so that its loop bounds stay constants; the
+    values it reads otherwise become arguments, and the values later ops
+    read become results. Smaller functions are left alone, so that the
+    code of ordinary programs does not change.
+
+    ```mlir
+    // before, in a function of many ops
+    linalg.generic ... ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {...}
+    spmd.runtime_call @pcc_mlir_all_reduce_f32(...)
+    // after
+    call @main_pmap_segment0(%a, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+    spmd.runtime_call @pcc_mlir_all_reduce_f32(...)
+    func.func private @main_pmap_segment0(%a: memref<8xf32>, %b: memref<8xf32>)
+        attributes {passthrough = ["noinline"]} {
+      linalg.generic ... ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {...}
+      return
+    }
+    ```
+  }];
+  let options = [
+    Option<"minOps", "min-ops", "int64_t", /*default=*/"2000",
+           "Outline in functions of more ops than this">,
+    Option<"maxSegmentOps", "max-segment-ops", "int64_t", /*default=*/"60",
+           "Cut runs into segments of at most this many ops">,
+  ];
+  let dependentDialects = ["mlir::func::FuncDialect"];
+}
+
+def PCCFreeBuffersEarly : Pass<"pcc-free-buffers-early", "mlir::func::FuncOp"> {
+  let summary = "Free each buffer right after its last use";
+  let description = [{
+    Ownership-based buffer deallocation frees the buffers a block owns
+    together, at the block's end, in one `bufferization.dealloc`. In a pmap
+    body of many steps every temporary then lives until the body returns
+    (peak memory the sum of all of them, not the largest set alive at
+    once), and the dealloc op that lists them all makes the passes after it
+    cost time in the square of their number. Runs between
+    `ownership-based-buffer-deallocation` and
+    `buffer-deallocation-simplification`: each buffer of a dealloc without
+    retained values that its block allocated and certainly owns (condition
+    `true`) is freed by a `memref.dealloc` right after the last op of the
+    block that uses it or any memref made from it (views, casts, results
+    of ops and regions that take it). A buffer whose alias leaves the block
+    stays in the dealloc. On the cpu backend only, where every op that
+    uses a buffer has finished with it when it returns (GPU kernels run
+    asynchronously).
+
+    ```mlir
+    %a = memref.alloc() : memref<8xf32>
+    linalg.generic ... outs(%a : memref<8xf32>)
+    %b = memref.alloc() : memref<8xf32>
+    spmd.runtime_call @pcc_mlir_all_reduce_f32(..., %a) outs(%b)
+    linalg.generic ... outs(%b : memref<8xf32>)
+    bufferization.dealloc (%a, %b : ...) if (%true, %true)
+    // becomes
+    spmd.runtime_call @pcc_mlir_all_reduce_f32(..., %a) outs(%b)
+    memref.dealloc %a : memref<8xf32>
+    linalg.generic ... outs(%b : memref<8xf32>)
+    memref.dealloc %b : memref<8xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 #endif // PCC_CODEGEN_CPU_PASSES_TD

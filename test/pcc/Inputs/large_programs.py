@@ -1,0 +1,70 @@
+#!/usr/bin/python3
+"""Runs the compile-time benchmark's large programs (bench/run.py: a chain
+of K mulf + psum steps, a training step with one pmean per parameter
+tensor) through `pcc run` and checks their results against NumPy: the
+outlining of large functions (pcc-outline-segments) and the constants
+cloned per use (pcc-clone-tensor-constants) must not change a bit. Also
+checks that the programs were large enough to be outlined.
+
+    large_programs.py PCC SCRATCH_DIR
+"""
+
+import os
+import subprocess
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "..", "bench"))
+import run as bench  # noqa: E402
+
+bench.np = np
+
+
+def pcc_run(pcc, source, args):
+    saved = source + ".results"
+    subprocess.run([pcc, "run", source, "--backend=cpu", *args,
+                    f"--save-results={saved}"], check=True,
+                   stdout=subprocess.DEVNULL)
+    return np.load(os.path.join(saved, "result0.npy"))
+
+
+def outlined_functions(pcc, source):
+    lowered = source + ".ll.mlir"
+    subprocess.run([pcc, "compile", source, "--backend=cpu", "--emit=mlir",
+                    "-o", lowered], check=True)
+    return open(lowered).read().count("_segment")
+
+
+def main():
+    pcc, scratch = sys.argv[1], sys.argv[2]
+    os.makedirs(scratch, exist_ok=True)
+    for k in (1, 7, 400):
+        source = os.path.join(scratch, f"chain{k}.mlir")
+        with open(source, "w") as f:
+            f.write(bench.psum_chain(k))
+        got = pcc_run(pcc, source, [])
+        expected = bench.psum_chain_expected(k)
+        if not np.array_equal(got, expected):
+            sys.exit(f"chain K={k}: got {got}, NumPy {expected}")
+        print(f"chain K={k}: equal to NumPy bit for bit, "
+              f"outlined: {outlined_functions(pcc, source) > 0}")
+    x = np.arange(128, dtype=np.float32).reshape(2, 64) / 128
+    inputs = os.path.join(scratch, "x.npy")
+    np.save(inputs, x)
+    for params in (3, 200):
+        source = os.path.join(scratch, f"train{params}.mlir")
+        with open(source, "w") as f:
+            f.write(bench.train_step(params))
+        got = pcc_run(pcc, source, [inputs])
+        expected = bench.train_step_expected(params, x)
+        if not np.array_equal(got, expected):
+            sys.exit(f"train step, {params} pmeans: got {got}, "
+                     f"NumPy {expected}")
+        print(f"train step, {params} pmeans: equal to NumPy bit for bit, "
+              f"outlined: {outlined_functions(pcc, source) > 0}")
+
+
+if __name__ == "__main__":
+    main()
