@@ -492,7 +492,7 @@ def bench_compile(pcc, tools, cfg):
         if "[66 66 66 66]" not in result.stdout:
             sys.exit(f"bench: pcc run psum printed {result.stdout!r}")
         phases.append({m.group(1): float(m.group(2)) for m in re.finditer(
-            r"^pcc: ([a-z/ ]+): ([0-9.]+) s$", result.stderr, re.M)})
+            r"^pcc: ([a-zA-Z/ ]+): ([0-9.]+) s$", result.stderr, re.M)})
     upstream = os.path.join(BENCH, "programs", "psum_upstream.mlir")
     lowered = os.path.join(pcc.scratch, "psum_upstream.ll.mlir")
     runner_libs = ",".join(f"/usr/lib/llvm-22/lib/lib{name}.so" for name in
@@ -615,7 +615,7 @@ def time_pcc_run(pcc, source, args, repeat, expected):
                       f"--save-results={saved}"])
         walls.append(time.perf_counter() - start)
         phases.append({m.group(1): float(m.group(2)) for m in re.finditer(
-            r"^pcc: ([a-z/ ]+): ([0-9.]+) s$", result.stderr, re.M)})
+            r"^pcc: ([a-zA-Z/ ]+): ([0-9.]+) s$", result.stderr, re.M)})
         got = np.load(os.path.join(saved, "result0.npy"))
         if not np.allclose(got, expected, rtol=1e-6, atol=0):
             sys.exit(f"bench: {source}: pcc's result differs from NumPy's")
@@ -765,6 +765,12 @@ def plot_collectives(rows, kind, path):
     plt.close(fig)
 
 
+def phase(row, name):
+    """A phase's median time as the report shows it; a dash if not measured."""
+    value = row["phases"].get(name)
+    return human_seconds(value) if value is not None else "—"
+
+
 def plot_compile_scaling(scaling, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -776,8 +782,9 @@ def plot_compile_scaling(scaling, path):
             label="pcc run (parse, passes, codegen, run)")
     ax.plot(ks, [r["phases"].get("passes", 0) for r in rows], "s:",
             label="pcc: passes")
-    ax.plot(ks, [r["phases"].get("codegen/JIT", 0) for r in rows], "^:",
-            label="pcc: codegen/JIT")
+    if all("codegen/JIT" in r["phases"] for r in rows):
+        ax.plot(ks, [r["phases"]["codegen/JIT"] for r in rows], "^:",
+                label="pcc: codegen/JIT")
     upstream = [r for r in rows if r["upstream"]]
     ax.plot([r["k"] for r in upstream],
             [r["upstream"]["median"] for r in upstream], "x--",
@@ -953,8 +960,7 @@ def write_report(results, out_dir, command):
             lines.append(
                 f"| {r['k']} | {human_seconds(w['median'])} "
                 f"({human_seconds(w['min'])}–{human_seconds(w['max'])}) | "
-                f"{human_seconds(r['phases'].get('passes', 0))} | "
-                f"{human_seconds(r['phases'].get('codegen/JIT', 0))} | "
+                f"{phase(r, 'passes')} | {phase(r, 'codegen/JIT')} | "
                 f"{growth} | {human_seconds(u['median']) if u else 'not run'}"
                 f" | {upstream_growth} |")
             previous = r
@@ -964,9 +970,8 @@ def write_report(results, out_dir, command):
                   f"{human_seconds(t['wall']['median'])} "
                   f"({human_seconds(t['wall']['min'])}–"
                   f"{human_seconds(t['wall']['max'])}), passes "
-                  f"{human_seconds(t['phases'].get('passes', 0))}, "
-                  f"codegen/JIT "
-                  f"{human_seconds(t['phases'].get('codegen/JIT', 0))}.", ""]
+                  f"{phase(t, 'passes')}, codegen/JIT "
+                  f"{phase(t, 'codegen/JIT')}.", ""]
     lines += results["notes"]
     with open(os.path.join(out_dir, "benchmarks.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
