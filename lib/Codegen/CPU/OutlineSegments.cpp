@@ -1,10 +1,11 @@
 //===- OutlineSegments.cpp - the work between calls into functions --------===//
 //
 // Keeps compile time linear in the size of a function: in a function of
-// many ops, each run of loops and linalg ops between runtime calls and
-// pmap launches moves into a function of its own, so that lowering and
-// LLVM see many small functions (as XLA compiles each fusion separately)
-// rather than one whose every pass costs more per op the longer it gets.
+// many ops, the work (loops, linalg ops, runtime calls) between pmap
+// launches and stack allocations moves into functions of a few dozen ops
+// each, so that lowering and LLVM see many small functions (as XLA
+// compiles each fusion separately) rather than one whose passes cost more
+// per op the longer it gets.
 // See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//

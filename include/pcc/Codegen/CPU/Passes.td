@@ -71,32 +71,39 @@ def PCCReassociateReductions : Pass<"pcc-reassociate-reductions",
 }
 
 def PCCOutlineSegments : Pass<"pcc-outline-segments", "mlir::ModuleOp"> {
-  let summary = "Move the work between runtime calls of a large function into functions of their own";
+  let summary = "Move the work of a large function into small functions of their own";
   let description = [{
     Keeps compile time linear in the size of a program. In a function of
     more than `min-ops` ops (a pmap body with hundreds of collectives, say),
-    each run of ops between runtime calls, launches and stack allocations
-    that holds work (an op with regions: a linalg op, a loop) moves into a
-    private function of its own, `noinline` for LLVM, cut into pieces of at
-    most `max-segment-ops` ops. Lowering and LLVM's optimizer then see many
-    small functions, as XLA compiles each fusion separately, instead of one
-    whose blocks and live ranges grow with the program, where several
-    passes cost more per op the longer the function is. Constants the run
-    reads are cloned into it, so that its loop bounds stay constants; the
-    values it reads otherwise become arguments, and the values later ops
-    read become results. Smaller functions are left alone, so that the
-    code of ordinary programs does not change.
+    each run of ops between pmap launches and stack allocations that does
+    work (a loop, a linalg op, a runtime call) moves into private functions
+    of their own, `noinline` for LLVM, of at most `max-segment-ops` ops
+    each. Lowering and LLVM's optimizer then see many small functions, as
+    XLA compiles each fusion separately, instead of one whose blocks and
+    live ranges grow with the program, where several passes cost more per
+    op the longer the function is (instruction selection of one long block,
+    register allocation across hundreds of loops, block splitting in
+    `convert-scf-to-cf`). Constants the run reads are cloned into it, so
+    that its loop bounds stay constants; the values it reads otherwise
+    become arguments, and the values later ops read become results. An op
+    larger than a piece stays, and its regions are outlined in turn.
+    Smaller functions are left alone, so that the code of ordinary
+    programs does not change.
 
     ```mlir
     // before, in a function of many ops
     linalg.generic ... ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {...}
-    spmd.runtime_call @pcc_mlir_all_reduce_f32(...)
+    spmd.runtime_call @pcc_mlir_all_reduce_f32(%d, ..., %b) outs(%c)
+    %s = memref.alloca() : memref<8xf32>
+    ...
     // after
-    call @main_pmap_segment0(%a, %b) : (memref<8xf32>, memref<8xf32>) -> ()
-    spmd.runtime_call @pcc_mlir_all_reduce_f32(...)
-    func.func private @main_pmap_segment0(%a: memref<8xf32>, %b: memref<8xf32>)
+    call @main_pmap_segment0(%a, %b, %c, %d) : (...) -> ()
+    %s = memref.alloca() : memref<8xf32>
+    ...
+    func.func private @main_pmap_segment0(%a: memref<8xf32>, ...)
         attributes {passthrough = ["noinline"]} {
       linalg.generic ... ins(%a : memref<8xf32>) outs(%b : memref<8xf32>) {...}
+      spmd.runtime_call @pcc_mlir_all_reduce_f32(%d, ..., %b) outs(%c)
       return
     }
     ```
