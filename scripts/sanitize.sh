@@ -2,7 +2,8 @@
 # Builds pcc, pcc-opt and the runtime with AddressSanitizer and
 # UndefinedBehaviorSanitizer throughout (the sanitizer build, build-asan/,
 # see scripts/setup.sh --sanitize) and runs the whole lit suite against
-# them: any report fails a test. The runtime's own tests run under TSan and
+# them (the NumPy oracle runs a third of its cases there: test/lit.cfg.py):
+# any report fails a test. The runtime's own tests run under TSan and
 # ASan in the normal build (scripts/test.sh).
 #   scripts/sanitize.sh          (PCC_ASAN_BUILD_DIR overrides ./build-asan)
 set -euo pipefail
