@@ -271,12 +271,6 @@ GroupSlot *findSlot(const Collective &call, const GroupPos &pos,
   return slot;
 }
 
-namespace {
-
-/// Element range [lo, hi) of `count` that member `rank` of `size` reduces.
-/// Slices are whole cache lines, so members writing neighbouring slices of
-/// the same output never share a line; a message of one line is reduced by
-/// rank 0 alone, which is also the cheapest for tiny messages.
 void sliceOf(int64_t count, int64_t elemSize, int64_t size, int64_t rank,
              int64_t &lo, int64_t &hi) {
   int64_t unit = std::max<int64_t>(1, 64 / elemSize);
@@ -285,8 +279,6 @@ void sliceOf(int64_t count, int64_t elemSize, int64_t size, int64_t rank,
   lo = std::min(count, rank * per);
   hi = std::min(count, lo + per);
 }
-
-} // namespace
 
 int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,
                      const int64_t *groups, int64_t leader, int64_t rank) {
@@ -771,6 +763,20 @@ void copyOut(void *dst, const void *src, size_t bytes, bool stream) {
 
 } // namespace
 
+void reduceRange(const Collective &call, const Announcement *members,
+                 const GroupPos &pos, const Announcement *outputs,
+                 const GroupPos &sharing, int64_t lo, int64_t hi) {
+  // Each member reduces a slice into every sharing member's output.
+  int64_t first, end;
+  sliceOf(hi - lo, elemSize(call.dtype), sharing.size, sharing.rank, first,
+          end);
+  if (first < end)
+    pickReduce(call.reduction, call.dtype)(
+        members, pos.size, outputs - members, outputs - members + sharing.size,
+        lo + first, lo + end, 0,
+        int64_t(call.outBytes(pos.size)) >= kStreamBytes);
+}
+
 void computeOwnPart(const Collective &call, const Announcement *members,
                     const GroupPos &pos, const Announcement *outputs,
                     const GroupPos &sharing, bool stage) {
@@ -794,13 +800,7 @@ void computeOwnPart(const Collective &call, const Announcement *members,
              outBase + sharing.rank + 1, 0, call.count, 0, /*stream=*/false);
       return;
     }
-    // Each member reduces a slice into every sharing member's output.
-    int64_t lo, hi;
-    sliceOf(call.count, elemSize(call.dtype), sharing.size, sharing.rank, lo,
-            hi);
-    if (lo < hi)
-      reduce(members, pos.size, outBase, outBase + sharing.size, lo, hi, 0,
-             stream);
+    reduceRange(call, members, pos, outputs, sharing, 0, call.count);
     return;
   }
   case Collective::ReduceScatter: {

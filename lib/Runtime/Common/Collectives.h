@@ -247,6 +247,19 @@ void computeOwnPart(const Collective &call, const Announcement *members,
                     const GroupPos &pos, const Announcement *outputs,
                     const GroupPos &sharing, bool stage);
 
+/// The all-reduce part of computeOwnPart for elements [lo, hi) of the
+/// message only (`lo` a multiple of sliceOf's unit).
+void reduceRange(const Collective &call, const Announcement *members,
+                 const GroupPos &pos, const Announcement *outputs,
+                 const GroupPos &sharing, int64_t lo, int64_t hi);
+
+/// Element range [lo, hi) of `count` that member `rank` of `size` reduces.
+/// Slices are whole cache lines, so members writing neighbouring slices of
+/// the same output never share a line; a message of one line is reduced by
+/// rank 0 alone, which is also the cheapest for tiny messages.
+void sliceOf(int64_t count, int64_t elemSize, int64_t size, int64_t rank,
+             int64_t &lo, int64_t &hi);
+
 /// Runs `call` if its group has members in other processes of an MPI job
 /// (ProcessCollectives.cpp) and returns true; otherwise returns false.
 bool runAcrossProcesses(const Collective &call, const GroupPos &pos);

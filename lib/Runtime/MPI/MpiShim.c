@@ -23,6 +23,13 @@
 
 PCC_MPI_EXPORT int pcc_mpi_init(int *rank, int *size, int *tagLimit) {
   int provided = 0, flag = 0, *limit = NULL;
+  /* Open MPI's shared-memory transport sends a message of up to 4 KiB
+   * (headers included) by copying it through a shared queue, and a longer
+   * one by a system call that reads the sender's memory after a round
+   * trip. pcc's messages carry a 64-byte header before a device's inputs,
+   * up to 16 KiB of them: sent eagerly to 32 KiB (the transport's largest
+   * fragment), each costs one trip. A value set by the user wins. */
+  setenv("OMPI_MCA_btl_vader_eager_limit", "32768", 0);
   int status = MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided);
   if (status != MPI_SUCCESS)
     return status;

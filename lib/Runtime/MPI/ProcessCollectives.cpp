@@ -39,13 +39,17 @@ namespace {
 
 /// What a process sends each other process of a group first, for each
 /// collective: what it runs, so that the receiver checks it before it
-/// reads the data, which follows in the same message when it is small.
+/// reads the data, which follows in the same message when it is small. The
+/// call site travels as a hash, its text only when two processes differ
+/// (siteOfPeer): a small collective's whole message is then about a
+/// hundred bytes, which MPI sends inline (Open MPI's shared-memory path
+/// copies up to 256 B straight into the receiver's queue).
 struct Header {
   uint64_t group = 0;  ///< GroupState::key of the sender's group.
   uint64_t number = 0; ///< The collective's number in the group, from 1.
   Fingerprint fingerprint;
   int64_t device = 0; ///< The sender's first member.
-  char site[232] = "";
+  uint64_t site = 0;  ///< siteHash of the call site's text.
 };
 
 /// Inputs up to this many bytes in all travel in the header's message: one
@@ -59,15 +63,34 @@ struct alignas(64) HeaderMessage {
   alignas(64) char inputs[kInlineBytes];
 };
 
+/// The tag of the messages that carry call sites' texts (siteOfPeer); the
+/// groups' tags are the others.
+constexpr int64_t kSiteTag = 0;
+
+/// FNV-1a of a call site's text; 0 for none.
+uint64_t siteHash(const char *site) {
+  if (!site || !*site)
+    return 0;
+  uint64_t hash = 1469598103934665603ull;
+  for (const char *c = site; *c; ++c) {
+    hash ^= uint64_t(static_cast<unsigned char>(*c));
+    hash *= 1099511628211ull;
+  }
+  return hash | 1;
+}
+
 /// Another process that has members of the group.
 struct Peer {
   int64_t process;
+  /// Its place among the group's processes, in process order.
+  int64_t position = 0;
   /// Its members' group ranks, in order.
   std::vector<int64_t> ranks;
-  /// What it sends first.
+  /// What it sends first, and how many bytes of it.
   std::unique_ptr<HeaderMessage> first{new HeaderMessage};
   Message headerMessage;
-  /// Its inputs when they do not fit `first`.
+  int64_t headerBytes = 0;
+  /// Its inputs (or slices of them) when they do not travel in `first`.
   std::vector<Message> data;
 };
 
@@ -77,6 +100,9 @@ struct GroupState {
   uint64_t key = 0;
   int64_t tag = 0;
   std::vector<Peer> peers;
+  /// The group's processes, and this one's place among them.
+  int64_t processes = 1;
+  int64_t position = 0;
   /// What this process sends first.
   std::unique_ptr<HeaderMessage> own{new HeaderMessage};
   /// The call site in own's header.
@@ -123,7 +149,7 @@ GroupState *createState(const Collective &call, const GroupPos &pos,
                         const GroupSlot &slot) {
   auto *state = new GroupState;
   state->key = groupKey(call, pos.leader);
-  state->tag = int64_t(state->key % uint64_t(processLayout().tagLimit + 1));
+  state->tag = 1 + int64_t(state->key % uint64_t(processLayout().tagLimit));
   int64_t devices = gridSize(call);
   for (int64_t rank = 0; rank < pos.size; ++rank) {
     int64_t process =
@@ -142,9 +168,55 @@ GroupState *createState(const Collective &call, const GroupPos &pos,
     }
     peer->ranks.push_back(rank);
   }
+  state->processes = int64_t(state->peers.size()) + 1;
+  for (Peer &peer : state->peers) {
+    peer.position = 0;
+    for (const Peer &other : state->peers)
+      peer.position += other.process < peer.process;
+    if (processLayout().rank < peer.process)
+      ++peer.position;
+    else
+      ++state->position;
+  }
   state->everyone.reset(
       new Announcement[size_t(pos.size) + slot.groupRanks.size()]);
   return state;
+}
+
+/// The text of the call site that `peer` runs, once its header has shown
+/// that it runs another collective than this process: both processes find
+/// that out, and swap their sites' texts (each headed by the group's key).
+/// Empty when none arrives within a few seconds.
+std::string siteOfPeer(const Peer &peer, const GroupState &state,
+                       const char *where, const MpiLock &lock) {
+  constexpr size_t kTextBytes = 2048;
+  struct SiteMessage {
+    uint64_t group;
+    char text[kTextBytes];
+  };
+  auto own = std::make_unique<SiteMessage>();
+  auto other = std::make_unique<SiteMessage>();
+  own->group = state.key;
+  std::snprintf(own->text, kTextBytes, "%s", state.site ? state.site : "");
+  Message send, receive;
+  postReceive(receive, other.get(), sizeof(SiteMessage), peer.process,
+              kSiteTag, where, lock);
+  postSend(send,
+           own.get(), int64_t(offsetof(SiteMessage, text) +
+                              std::strlen(own->text) + 1),
+           peer.process, kSiteTag, where, lock);
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::min<std::chrono::steady_clock::duration>(
+                      collectiveTimeout(), std::chrono::seconds(5));
+  // Both messages are tested at each round.
+  while (!(testMessage(receive, where, lock) & testMessage(send, where, lock)))
+    if (std::chrono::steady_clock::now() >= deadline)
+      return "";
+  if (other->group != state.key ||
+      receive.arrived <= int64_t(offsetof(SiteMessage, text)))
+    return "";
+  other->text[kTextBytes - 1] = 0;
+  return other->text;
 }
 
 /// "`site`", or "<op> (no source location)".
@@ -154,26 +226,33 @@ std::string describe(const char *site, const char *op) {
 }
 
 /// Checks what `peer` says it runs against what this process runs.
-void checkHeader(const Peer &peer, const GroupState &state, const char *op) {
+void checkHeader(const Peer &peer, const GroupState &state, const char *op,
+                 const char *where, const MpiLock &lock) {
   const Header &own = state.own->header, &other = peer.first->header;
   if (other.group != own.group)
     failRun("internal error: two groups of devices share an MPI tag (" +
             std::to_string(state.tag) + "); please report it");
   if (other.number == own.number && other.fingerprint == own.fingerprint &&
-      std::strncmp(other.site, own.site, sizeof(own.site)) == 0)
+      other.site == own.site)
     return;
   static const char *const kKinds[] = {"pcc_all_reduce", "pcc_all_gather",
                                        "pcc_reduce_scatter", "pcc_all_to_all",
                                        "pcc_permute"};
   int32_t kind = other.fingerprint.kind / 4;
+  // Both ends see the same two headers, and so agree on whether to swap.
+  std::string otherSite =
+      own.site || other.site ? siteOfPeer(peer, state, where, lock) : "";
+  const char *otherOp =
+      kind >= 0 && kind < 5 ? kKinds[kind] : "another collective";
   failRun("devices of a group met in different collectives: device " +
           std::to_string(own.device) + " (process " +
           std::to_string(processLayout().rank) + ") runs " +
-          describe(own.site, op) + " and device " +
+          describe(state.site, op) + " and device " +
           std::to_string(other.device) + " (process " +
           std::to_string(peer.process) + ") runs " +
-          describe(other.site, kind >= 0 && kind < 5 ? kKinds[kind]
-                                                     : "another collective") +
+          (other.site && otherSite.empty()
+               ? std::string(otherOp) + " (its call site did not arrive)"
+               : describe(otherSite.c_str(), otherOp)) +
           " (collective #" + std::to_string(own.number) +
           " of their group). Devices must run the same collectives, with the "
           "same types and shapes, in the same order");
@@ -206,28 +285,128 @@ void pause(std::chrono::steady_clock::duration waited) {
   }
 }
 
+/// All-reduces of at least this many bytes per member are split between
+/// the processes: each receives one slice of every input, reduces it, and
+/// sends the reduced slice back (a reduce-scatter, then an all-gather, as
+/// MPI_Allreduce does for long messages), moving and reducing 1/P of the
+/// data that whole inputs would. Smaller ones travel whole, in one message
+/// per pair of processes.
+constexpr size_t kSplitBytes = 32 << 10;
+
+/// Elements [lo, hi) of an all-reduce split between `processes`: those of
+/// the process at `position` (in process order).
+void processSlice(const Collective &call, int64_t processes, int64_t position,
+                  int64_t &lo, int64_t &hi) {
+  sliceOf(call.count, elemSize(call.dtype), processes, position, lo, hi);
+}
+
+/// Polls the messages posted for the current collective of `state` until
+/// all are done, checking each peer's header as it arrives, before its
+/// data is read; gives up after the collective timeout, naming the
+/// processes that sent nothing.
+void finishMessages(GroupState &state, const char *op) {
+  const char *site = state.site;
+  // For MPI's errors.
+  const char *what = site ? site : op;
+  PollingFiber polling;
+  auto start = std::chrono::steady_clock::now(), now = start;
+  auto deadline = start + collectiveTimeout();
+  // One turn at MPI per round of tests, none while pausing: other threads
+  // (and sibling fibers) may need it.
+  auto poll = [&] {
+    MpiLock lock;
+    bool pending = false;
+    for (Peer &peer : state.peers) {
+      if (!peer.headerMessage.done) {
+        // The data is read only once the header says it is what this
+        // process expects.
+        if (!testMessage(peer.headerMessage, what, lock)) {
+          pending = true;
+          continue;
+        }
+        checkHeader(peer, state, op, what, lock);
+        if (peer.headerMessage.arrived != peer.headerBytes)
+          failRun(describe(site, op) + ": process " +
+                  std::to_string(peer.process) +
+                  " sent a part of another size");
+      }
+      for (Message &m : peer.data)
+        if (!testMessage(m, what, lock))
+          pending = true;
+    }
+    for (Message &m : state.sends)
+      if (!testMessage(m, what, lock))
+        pending = true;
+    return pending;
+  };
+  for (uint32_t round = 1; poll(); ++round) {
+    // The clock now and then: a poll is much cheaper than a reading.
+    if (round % 64 == 0)
+      now = std::chrono::steady_clock::now();
+    if (now >= deadline) {
+      std::string missing;
+      for (const Peer &peer : state.peers) {
+        bool arrived = peer.headerMessage.done;
+        for (const Message &m : peer.data)
+          arrived = arrived && m.done;
+        if (!arrived)
+          missing +=
+              (missing.empty() ? "" : ", ") + std::to_string(peer.process);
+      }
+      char seconds[32];
+      std::snprintf(seconds, sizeof(seconds), "%g",
+                    std::chrono::duration<double>(collectiveTimeout()).count());
+      failRun(describe(site, op) + ": process " +
+              std::to_string(processLayout().rank) + " waited more than " +
+              seconds +
+              " s for the other processes of its group (at collective #" +
+              std::to_string(state.own->header.number) + " of the group); " +
+              (missing.empty() ? std::string("its own messages were not taken")
+                               : "nothing came from process " + missing) +
+              ". Processes must run the same collectives in the same order; "
+              "PCC_COLLECTIVE_TIMEOUT sets the limit in seconds");
+    }
+    pause(now - start);
+  }
+  for (const Peer &peer : state.peers)
+    for (const Message &m : peer.data)
+      if (m.arrived != m.bytes)
+        failRun(describe(site, op) + ": process " +
+                std::to_string(peer.process) + " sent a part of another size");
+}
+
 /// The first member's part: sends this process's inputs to the other
-/// processes of the group, receives theirs, and fills state.everyone.
+/// processes of the group, receives theirs, and fills state.everyone. With
+/// `split` (an all-reduce of kSplitBytes or more) each process receives
+/// only its slice of the others' inputs (processSlice), and sends each the
+/// slice it reduces.
 GroupState *exchange(GroupSlot &slot, const Collective &call,
                      const GroupPos &pos, const Announcement *local,
-                     const Fingerprint &fingerprint) {
+                     const Fingerprint &fingerprint, bool split) {
   if (!slot.processState)
     slot.processState = createState(call, pos, slot);
   auto *state = static_cast<GroupState *>(slot.processState);
   const char *op = call.name();
-  size_t inBytes = call.inBytes();
+  size_t inBytes = call.inBytes(), elem = size_t(elemSize(call.dtype));
   size_t members = slot.groupRanks.size();
   for (size_t l = 0; l < members; ++l) {
     state->everyone[size_t(slot.groupRanks[l])].in = local[l].in;
     state->everyone[size_t(pos.size) + l].out = local[l].out;
   }
-  // A process's inputs travel in its header's message when they fit, else
-  // after it.
-  auto fits = [&](size_t count) { return count * inBytes <= kInlineBytes; };
+  // What this process receives of each input: a slice, or all of it.
+  int64_t lo = 0, hi = call.count;
+  if (split)
+    processSlice(call, state->processes, state->position, lo, hi);
+  size_t partBytes = size_t(hi - lo) * elem;
+  // A process's inputs travel in its header's message when whole and
+  // small, else after it.
+  auto fits = [&](size_t count) {
+    return !split && count * inBytes <= kInlineBytes;
+  };
   size_t needed = 0;
   for (const Peer &peer : state->peers)
     if (!fits(peer.ranks.size()))
-      needed += peer.ranks.size() * inBytes;
+      needed += peer.ranks.size() * partBytes;
   if (needed > state->capacity) {
     std::free(state->received);
     state->capacity = (needed + 63) / 64 * 64;
@@ -245,10 +424,9 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   own.device = slot.memberDevice(0);
   const char *site = currentCallSite().description;
   if (site != state->site) {
-    std::snprintf(own.site, sizeof(own.site), "%s", site ? site : "");
+    own.site = siteHash(site);
     state->site = site;
   }
-  // For MPI's errors.
   const char *what = site ? site : op;
 
   int64_t tag = state->tag;
@@ -260,22 +438,26 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   {
     MpiLock lock;
     for (Peer &peer : state->peers) {
+      bool inline_ = fits(peer.ranks.size());
+      peer.headerBytes = int64_t(offsetof(HeaderMessage, inputs) +
+                                 (inline_ ? peer.ranks.size() * inBytes : 0));
       postReceive(peer.headerMessage, peer.first.get(), sizeof(HeaderMessage),
                   peer.process, tag, what, lock);
       peer.data.clear();
       for (size_t k = 0; k < peer.ranks.size(); ++k) {
-        if (fits(peer.ranks.size())) {
-          state->everyone[size_t(peer.ranks[k])].in =
-              peer.first->inputs + k * inBytes;
+        Announcement &input = state->everyone[size_t(peer.ranks[k])];
+        if (inline_) {
+          input.in = peer.first->inputs + k * inBytes;
           continue;
         }
-        char *in = state->received + offset;
-        state->everyone[size_t(peer.ranks[k])].in = in;
-        postPieces(peer.data, in, inBytes,
+        char *part = state->received + offset;
+        // Element i of the input is read at in + i, for i in [lo, hi).
+        input.in = part - size_t(lo) * elem;
+        postPieces(peer.data, part, partBytes,
                    [&](Message &m, char *at, int64_t n) {
                      postReceive(m, at, n, peer.process, tag, what, lock);
                    });
-        offset += inBytes;
+        offset += partBytes;
       }
     }
     state->sends.clear();
@@ -287,82 +469,50 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
                peer.process, tag, what, lock);
       if (sendInline)
         continue;
+      int64_t peerLo = 0, peerHi = call.count;
+      if (split)
+        processSlice(call, state->processes, peer.position, peerLo, peerHi);
       for (size_t l = 0; l < members; ++l)
-        postPieces(state->sends, static_cast<const char *>(local[l].in),
-                   inBytes, [&](Message &m, const char *at, int64_t n) {
+        postPieces(state->sends,
+                   static_cast<const char *>(local[l].in) + size_t(peerLo) * elem,
+                   size_t(peerHi - peerLo) * elem,
+                   [&](Message &m, const char *at, int64_t n) {
                      postSend(m, at, n, peer.process, tag, what, lock);
                    });
     }
   }
-
-  PollingFiber polling;
-  auto start = std::chrono::steady_clock::now(), now = start;
-  auto deadline = start + collectiveTimeout();
-  // One turn at MPI per round of tests, none while pausing: other threads
-  // (and sibling fibers) may need it.
-  auto poll = [&] {
-    MpiLock lock;
-    bool pending = false;
-    for (Peer &peer : state->peers) {
-      if (!peer.headerMessage.done) {
-        // The data is read only once the header says it is what this
-        // process expects.
-        if (!testMessage(peer.headerMessage, what, lock)) {
-          pending = true;
-          continue;
-        }
-        checkHeader(peer, *state, op);
-      }
-      for (Message &m : peer.data)
-        if (!testMessage(m, what, lock))
-          pending = true;
-    }
-    for (Message &m : state->sends)
-      if (!testMessage(m, what, lock))
-        pending = true;
-    return pending;
-  };
-  for (uint32_t round = 1; poll(); ++round) {
-    // The clock now and then: a poll is much cheaper than a reading.
-    if (round % 64 == 0)
-      now = std::chrono::steady_clock::now();
-    if (now >= deadline) {
-      std::string missing;
-      for (const Peer &peer : state->peers) {
-        bool arrived = peer.headerMessage.done;
-        for (const Message &m : peer.data)
-          arrived = arrived && m.done;
-        if (!arrived)
-          missing +=
-              (missing.empty() ? "" : ", ") + std::to_string(peer.process);
-      }
-      char seconds[32];
-      std::snprintf(seconds, sizeof(seconds), "%g",
-                    std::chrono::duration<double>(collectiveTimeout()).count());
-      failRun(describe(site, op) + ": process " +
-              std::to_string(processLayout().rank) + " waited more than " +
-              seconds +
-              " s for the other processes of its group (at collective #" +
-              std::to_string(own.number) + " of the group); " +
-              (missing.empty() ? std::string("its own messages were not taken")
-                               : "nothing came from process " + missing) +
-              ". Processes must run the same collectives in the same order; "
-              "PCC_COLLECTIVE_TIMEOUT sets the limit in seconds");
-    }
-    pause(now - start);
-  }
-  for (const Peer &peer : state->peers) {
-    bool whole =
-        peer.headerMessage.arrived ==
-        int64_t(offsetof(HeaderMessage, inputs) +
-                (fits(peer.ranks.size()) ? peer.ranks.size() * inBytes : 0));
-    for (const Message &m : peer.data)
-      whole = whole && m.arrived == m.bytes;
-    if (!whole)
-      failRun(describe(site, op) + ": process " + std::to_string(peer.process) +
-              " sent a part of another size");
-  }
+  finishMessages(*state, op);
   return state;
+}
+
+/// The first member's part of a split all-reduce, once this process's
+/// slice is reduced into its first member's output `out`: sends the slice
+/// to the other processes and receives theirs into the same output.
+void shareSlices(GroupState &state, const Collective &call, char *out) {
+  const char *op = call.name();
+  const char *what = state.site ? state.site : op;
+  size_t elem = size_t(elemSize(call.dtype));
+  int64_t lo, hi;
+  processSlice(call, state.processes, state.position, lo, hi);
+  {
+    MpiLock lock;
+    state.sends.clear();
+    for (Peer &peer : state.peers) {
+      int64_t peerLo, peerHi;
+      processSlice(call, state.processes, peer.position, peerLo, peerHi);
+      peer.data.clear();
+      postPieces(peer.data, out + size_t(peerLo) * elem,
+                 size_t(peerHi - peerLo) * elem,
+                 [&](Message &m, char *at, int64_t n) {
+                   postReceive(m, at, n, peer.process, state.tag, what, lock);
+                 });
+      postPieces(state.sends, out + size_t(lo) * elem, size_t(hi - lo) * elem,
+                 [&](Message &m, const char *at, int64_t n) {
+                   postSend(m, at, n, peer.process, state.tag, what, lock);
+                 });
+    }
+  }
+  finishMessages(state, op);
 }
 
 } // namespace
@@ -391,14 +541,41 @@ bool runAcrossProcesses(const Collective &call, const GroupPos &pos) {
                           currentCallSite().shape};
   const Announcement *announced = publishAndMeet(
       *slot, op, call.device, local, call.in, call.out, fingerprint);
+  bool split =
+      call.kind == Collective::AllReduce && call.inBytes() >= kSplitBytes;
   if (local.rank == 0)
-    exchange(*slot, call, pos, announced, fingerprint);
+    exchange(*slot, call, pos, announced, fingerprint, split);
   meet(*slot, op, call.device, local);
   auto *state = static_cast<GroupState *>(slot->processState);
-  computeOwnPart(call, state->everyone.get(), pos,
-                 state->everyone.get() + pos.size, local, /*stage=*/false);
-  // The inputs here and the copies received must stay until every member
-  // here has read them.
+  Announcement *everyone = state->everyone.get();
+  if (!split) {
+    computeOwnPart(call, everyone, pos, everyone + pos.size, local,
+                   /*stage=*/false);
+    // The inputs here and the copies received must stay until every member
+    // here has read them.
+    meet(*slot, op, call.device, local);
+    return true;
+  }
+  // This process's slice, reduced into every output here.
+  int64_t lo, hi;
+  processSlice(call, state->processes, state->position, lo, hi);
+  reduceRange(call, everyone, pos, everyone + pos.size, local, lo, hi);
+  meet(*slot, op, call.device, local);
+  auto *first = static_cast<char *>(everyone[pos.size].out);
+  if (local.rank == 0)
+    shareSlices(*state, call, first);
+  if (local.size == 1)
+    return true;
+  // The other processes' slices, from the first member's output into the
+  // others', which must stay until they are copied.
+  meet(*slot, op, call.device, local);
+  if (local.rank != 0) {
+    size_t elem = size_t(elemSize(call.dtype));
+    auto *out = static_cast<char *>(call.out);
+    std::memcpy(out, first, size_t(lo) * elem);
+    std::memcpy(out + size_t(hi) * elem, first + size_t(hi) * elem,
+                size_t(call.count - hi) * elem);
+  }
   meet(*slot, op, call.device, local);
   return true;
 }

@@ -257,10 +257,13 @@ extern "C" void pcc_share_output(int64_t devices, int64_t rank,
   for (int64_t p = 0; p < layout.count; ++p)
     everyOwns = everyOwns && offsets[size_t(p)] < offsets[size_t(p) + 1];
   if (uniform && everyOwns) {
-    const char *own = data + offsets[size_t(layout.rank)];
+    // Into the slices of the other processes only: this one's are written.
+    int64_t first = offsets[size_t(layout.rank)],
+            end = offsets[size_t(layout.rank) + 1];
     for (int64_t slice = 0; slice < slices; ++slice)
-      if (data + slice * sliceBytes != own)
-        std::memcpy(data + slice * sliceBytes, own, size_t(sliceBytes));
+      if (slice * sliceBytes < first || slice * sliceBytes >= end)
+        std::memcpy(data + slice * sliceBytes, data + first,
+                    size_t(sliceBytes));
     return;
   }
   allGatherBlocks(data, offsets.data());
