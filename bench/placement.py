@@ -13,10 +13,10 @@ the two alternating process by process.
   costs    psum of 8 B and 512 B at N = 2: warm buffers against buffers
            rotated out of cache (--rotate), two threads against one
            (PCC_HOST_THREADS=1)
-  serial   psum of 8 B to 512 B at N = 2, 4 and 8, rotated out of cache:
-           the default, where launches that do little run on one thread,
+  serial   psum of 8 B to 32 KiB at N = 2, 4 and 8, rotated out of cache:
+           the default, where each pmap's first launches are timed on one
+           thread and on several and the later ones take the faster,
            against PCC_SERIAL_WORK=0, where every launch uses every thread
-           (the figures behind the default of PCC_SERIAL_WORK)
 
 The first three run every launch on every thread (PCC_SERIAL_WORK=0), the
 placement they compare. Each figure is the median over processes of each
@@ -128,8 +128,8 @@ def main():
                 ], args.processes))
         if args.only in (None, "serial"):
             cold = args.runs + 1
-            for n, sizes in ((2, (8, 64, 128, 256, 512)), (4, (8, 64)),
-                             (8, (8,))):
+            for n, sizes in ((2, (8, 64, 512, 4096, 32768)),
+                             (4, (8, 512, 4096)), (8, (8, 512))):
                 for size in sizes:
                     exe = compile_psum(args.pcc, scratch, n, size // 4)
                     show(f"psum N={n} {size} B", side_by_side([

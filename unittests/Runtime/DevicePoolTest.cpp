@@ -135,8 +135,9 @@ TEST(DevicePool, SmallLaunchesRunOnTheCallingThread) {
   auto body = [](void *threads, int64_t d) {
     static_cast<pthread_t *>(threads)[d] = pthread_self();
   };
-  // The default budget is 512 elements, of which each device's call costs
-  // 64: two devices run on one thread up to 512 / 2 - 64 = 192 each.
+  // Until a pmap has been timed (PmapsRunTheFasterWay) the budget is 512
+  // elements, of which each device's call costs 64: two devices run on one
+  // thread up to 512 / 2 - 64 = 192 each.
   for (int64_t work : {int64_t(0), int64_t(192), int64_t(193),
                        int64_t(1) << 40, int64_t(-1)}) {
     pcc_launch(2, body, threadOf.data(), work);
@@ -147,6 +148,40 @@ TEST(DevicePool, SmallLaunchesRunOnTheCallingThread) {
   }
 }
 #endif
+
+TEST(DevicePool, PmapsRunTheFasterWay) {
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || std::getenv("PCC_HOST_THREADS") ||
+      std::getenv("PCC_SERIAL_WORK"))
+    GTEST_SKIP() << "needs two cores and the default thread settings";
+  HostThreads limit(2);
+  struct Run {
+    pthread_t caller;
+    std::vector<pthread_t> threadOf = std::vector<pthread_t>(2);
+  } run{pthread_self()};
+  // Each device sleeps: on two threads a launch takes half as long, though
+  // the compiler counted no work. (Long enough that waking a thread on a
+  // busy machine, as under lit, costs much less.)
+  auto sleeper = [](void *args, int64_t d) {
+    static_cast<Run *>(args)->threadOf[d] = pthread_self();
+    usleep(20000);
+  };
+  // A device away from the calling thread sleeps: one thread is faster,
+  // though the compiler counted more work than the default budget.
+  auto homebody = [](void *args, int64_t d) {
+    auto *run = static_cast<Run *>(args);
+    run->threadOf[d] = pthread_self();
+    if (!pthread_equal(pthread_self(), run->caller))
+      usleep(2000);
+  };
+  for (int launch = 0; launch < 24; ++launch) {
+    pcc_launch(2, sleeper, &run, /*work=*/0);
+    pcc_launch(2, homebody, &run, /*work=*/1000);
+  }
+  pcc_launch(2, sleeper, &run, 0);
+  EXPECT_FALSE(pthread_equal(run.threadOf[1], run.caller));
+  pcc_launch(2, homebody, &run, 1000);
+  EXPECT_TRUE(pthread_equal(run.threadOf[1], run.caller));
+}
 
 TEST(DevicePool, ThreadsArePinnedToDistinctCores) {
   // (This thread's own affinity is no guide: earlier runs pinned it.)

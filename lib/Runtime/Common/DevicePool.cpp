@@ -37,7 +37,9 @@
 #include <sched.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -63,16 +65,37 @@ constexpr int64_t kBarrierSpinNanos = 20000;
 constexpr int64_t kIdleSpinNanos = 20000;
 std::atomic<int64_t> idleSpinNanos{0};
 constexpr int32_t kIdleYields = 8;
-/// A launch runs on the calling thread alone when its devices together cost
-/// at most PCC_SERIAL_WORK (default kSerialWork) elements, counting each
-/// device's estimated work and kDeviceCost for its call and its switches.
-/// Calibrated on psum between devices on this project's 2-core VM, serial
-/// against two threads (medians of 11-15 processes): N = 2 was faster on
-/// one thread up to 128 B per device (0.41 against 0.51 µs) and slower from
-/// 256 B (0.72 against 0.64 µs); N = 4 at 8 B was even; N = 8 at 8 B was
-/// slower (1.90 against 1.57 µs).
+/// A launch runs on the calling thread alone, its devices as fibers, when
+/// that is faster than threads: waking another thread, meeting it and
+/// waiting for it cost transfers between cores, whose price depends on the
+/// machine. On an Intel VM one thread was faster for a psum at N = 2 up to
+/// 128 B per device and slower from 256 B; on an AMD EPYC VM one thread was
+/// faster up to 32 KiB (a 512 B psum: 0.38 µs against 1.39 µs on two
+/// threads), and even at 64 KiB. So each pmap (its body) whose devices
+/// together cost at most kMaxSerialWork elements (the compiler's estimate,
+/// counting kDeviceCost per device for its call and its switches) is timed
+/// both ways over its first launches (SiteChoice), and its later launches
+/// take the faster. PCC_SERIAL_WORK sets a fixed budget instead (launches
+/// of at most that many elements run on one thread, the others on
+/// threads), as does kSerialWork until a pmap has been timed.
 constexpr int64_t kSerialWork = 512;
+constexpr int64_t kMaxSerialWork = 1 << 18;
 constexpr int64_t kDeviceCost = 64;
+
+/// The timing of one pmap's launches both ways (see kSerialWork).
+struct SiteChoice {
+  /// Launches before the timed ones, which pay for first touches.
+  static constexpr int32_t kWarmUp = 4;
+  /// Timed launches each way, taking turns.
+  static constexpr int32_t kTimed = 8;
+  const void *site = nullptr;
+  int32_t launches = 0;
+  std::array<int64_t, kTimed> serialNanos{}, threadNanos{};
+  /// Whether its launches run on one thread; decided after the timed ones.
+  bool serial = false;
+  bool decided = false;
+};
+
 /// Ticket value that tells a worker to exit.
 constexpr uint64_t kStopTicket = ~uint64_t(0);
 
@@ -104,9 +127,13 @@ struct Pool {
   /// unless pcc_set_host_threads says otherwise.
   int64_t defaultHostThreads = 1;
   int64_t hostThreads = 1;
-  /// PCC_SERIAL_WORK: launches whose devices together cost at most this
-  /// many elements run on the calling thread.
-  int64_t serialWork = kSerialWork;
+  /// PCC_SERIAL_WORK, or -1: launches whose devices together cost at most
+  /// this many elements run on the calling thread.
+  int64_t serialWork = -1;
+  /// How the pmaps run when PCC_SERIAL_WORK is unset, and the last one
+  /// looked up (most programs launch one pmap again and again).
+  std::vector<SiteChoice> choices;
+  size_t lastChoice = 0;
   /// The CPUs the process may run on, when known.
   cpu_set_t allowedCpus;
   bool hasAffinity = false;
@@ -325,46 +352,11 @@ bool ensureWorkers(Pool &p, int64_t n) {
   return ok;
 }
 
-} // namespace
-
-int32_t runDevices(int64_t num_devices,
-                   void (*body)(void *args, int64_t device), void *args,
-                   bool threadPerDevice, int64_t work) {
-  if (num_devices < 0 || (!body && num_devices > 0)) {
-    std::fprintf(stderr,
-                 "pcc runtime error: pcc_run_devices: invalid arguments "
-                 "(num_devices = %lld)\n",
-                 (long long)num_devices);
-    return 1;
-  }
-  if (isDeviceThread) {
-    std::fprintf(stderr, "pcc runtime error: pcc_run_devices called from a "
-                         "device thread (nested device runs)\n");
-    return 1;
-  }
-  if (num_devices == 0)
-    return 0;
-  Pool &p = pool();
-  std::lock_guard<std::mutex> lock(p.runMutex);
-  if (!initialize(p))
-    return 1;
-  int64_t threads = num_devices;
-  if (!threadPerDevice && fibersSupported()) {
-    threads = std::min(num_devices, p.hostThreads);
-    if (work >= 0 && work <= p.serialWork / num_devices - kDeviceCost)
-      threads = 1;
-  }
-  // The caller's own stack may be smaller than a device's and not grow
-  // (the main thread's does: ensureThreadStack): then its devices run on
-  // fiber stacks too.
-  bool callerStackFits = ensureThreadStack(kDeviceStackSize);
-  bool callerAsFibers =
-      !callerStackFits && !threadPerDevice && fibersSupported();
-  if ((threads < num_devices || callerAsFibers) &&
-      !reserveFiberStacks(num_devices))
-    return 1;
-  if (!ensureWorkers(p, threads - 1))
-    return 1;
+/// Runs devices [0, num_devices) on `threads` threads, the caller's among
+/// them (workers exist, fiber stacks are reserved where needed).
+void launchOn(Pool &p, int64_t threads, int64_t num_devices,
+              void (*body)(void *args, int64_t device), void *args,
+              bool callerAsFibers) {
   if (threads > 1 && !p.cpus.empty() && !isCallerPinned) {
     cpu_set_t cpu = onlyCpu(p.cpus[0]);
     sched_setaffinity(0, sizeof(cpu), &cpu);
@@ -395,6 +387,102 @@ int32_t runDevices(int64_t num_devices,
   p.allDone.wait(
       [&] { return p.remaining.load(std::memory_order_seq_cst) == 0; },
       idleSpinNanos.load(std::memory_order_relaxed), kIdleYields);
+}
+
+/// The timing of the pmap whose body is `site`.
+SiteChoice &choiceFor(Pool &p, const void *site) {
+  if (p.lastChoice < p.choices.size() && p.choices[p.lastChoice].site == site)
+    return p.choices[p.lastChoice];
+  for (p.lastChoice = 0; p.lastChoice < p.choices.size(); ++p.lastChoice)
+    if (p.choices[p.lastChoice].site == site)
+      return p.choices[p.lastChoice];
+  p.choices.emplace_back().site = site;
+  return p.choices.back();
+}
+
+int64_t medianOf(std::array<int64_t, SiteChoice::kTimed> nanos) {
+  std::nth_element(nanos.begin(), nanos.begin() + nanos.size() / 2,
+                   nanos.end());
+  return nanos[nanos.size() / 2];
+}
+
+} // namespace
+
+int32_t runDevices(int64_t num_devices,
+                   void (*body)(void *args, int64_t device), void *args,
+                   bool threadPerDevice, int64_t work, const void *site) {
+  if (num_devices < 0 || (!body && num_devices > 0)) {
+    std::fprintf(stderr,
+                 "pcc runtime error: pcc_run_devices: invalid arguments "
+                 "(num_devices = %lld)\n",
+                 (long long)num_devices);
+    return 1;
+  }
+  if (isDeviceThread) {
+    std::fprintf(stderr, "pcc runtime error: pcc_run_devices called from a "
+                         "device thread (nested device runs)\n");
+    return 1;
+  }
+  if (num_devices == 0)
+    return 0;
+  Pool &p = pool();
+  std::lock_guard<std::mutex> lock(p.runMutex);
+  if (!initialize(p))
+    return 1;
+  // The caller's own stack may be smaller than a device's and not grow
+  // (the main thread's does: ensureThreadStack): then its devices run on
+  // fiber stacks too.
+  bool callerStackFits = ensureThreadStack(kDeviceStackSize);
+  bool callerAsFibers =
+      !callerStackFits && !threadPerDevice && fibersSupported();
+  int64_t threads = num_devices;
+  SiteChoice *timing = nullptr;
+  if (!threadPerDevice && fibersSupported()) {
+    threads = std::min(num_devices, p.hostThreads);
+    auto within = [&](int64_t budget) {
+      return work >= 0 && work <= budget / num_devices - kDeviceCost;
+    };
+    if (p.serialWork >= 0) {
+      if (within(p.serialWork))
+        threads = 1;
+    } else if (threads > 1 && within(kMaxSerialWork)) {
+      SiteChoice &choice = choiceFor(p, site);
+      if (choice.decided) {
+        if (choice.serial)
+          threads = 1;
+      } else if (choice.launches < SiteChoice::kWarmUp) {
+        ++choice.launches;
+        if (within(kSerialWork))
+          threads = 1;
+      } else {
+        timing = &choice;
+        if ((choice.launches - SiteChoice::kWarmUp) % 2 == 0)
+          threads = 1;
+      }
+    }
+  }
+  if ((threads < num_devices || callerAsFibers) &&
+      !reserveFiberStacks(num_devices))
+    return 1;
+  if (!ensureWorkers(p, threads - 1))
+    return 1;
+  if (!timing) {
+    launchOn(p, threads, num_devices, body, args, callerAsFibers);
+    return 0;
+  }
+  auto start = std::chrono::steady_clock::now();
+  launchOn(p, threads, num_devices, body, args, callerAsFibers);
+  int64_t nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                      std::chrono::steady_clock::now() - start)
+                      .count();
+  int32_t turn = timing->launches++ - SiteChoice::kWarmUp;
+  (threads == 1 ? timing->serialNanos
+                : timing->threadNanos)[size_t(turn / 2)] = nanos;
+  if (turn + 1 == 2 * SiteChoice::kTimed) {
+    timing->serial =
+        medianOf(timing->serialNanos) <= medianOf(timing->threadNanos);
+    timing->decided = true;
+  }
   return 0;
 }
 
@@ -452,10 +540,12 @@ extern "C" void pcc_launch(int64_t num_devices,
     int64_t count;
     localDevices(num_devices, block.first, count);
     failed = runDevices(count, BlockOfDevices::run, &block,
-                        /*threadPerDevice=*/false, work);
+                        /*threadPerDevice=*/false, work,
+                        reinterpret_cast<const void *>(body));
   } else {
     failed =
-        runDevices(num_devices, body, args, /*threadPerDevice=*/false, work);
+        runDevices(num_devices, body, args, /*threadPerDevice=*/false, work,
+                   reinterpret_cast<const void *>(body));
   }
   // Generated code cannot handle a failure, and its results would be
   // garbage: end the process with status 1, as the driver ends on any other

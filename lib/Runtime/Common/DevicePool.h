@@ -14,10 +14,12 @@ namespace pcc::runtime {
 
 /// pcc_run_devices; with `threadPerDevice`, every device gets a thread of its
 /// own even when devices outnumber the host threads (no fibers). `work` is
-/// pcc_launch's (-1: unknown).
+/// pcc_launch's (-1: unknown); `site` names the pmap, whose launches are
+/// timed to choose between one thread and several.
 int32_t runDevices(int64_t numDevices,
                    void (*body)(void *args, int64_t device), void *args,
-                   bool threadPerDevice, int64_t work);
+                   bool threadPerDevice, int64_t work,
+                   const void *site = nullptr);
 
 } // namespace pcc::runtime
 
