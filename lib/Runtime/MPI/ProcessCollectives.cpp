@@ -300,14 +300,17 @@ void processSlice(const Collective &call, int64_t processes, int64_t position,
   sliceOf(call.count, elemSize(call.dtype), processes, position, lo, hi);
 }
 
+/// What MPI's errors name: the collective's call site, or its op.
+const char *mpiWhere(const GroupState &state, const char *op) {
+  return state.site ? state.site : op;
+}
+
 /// Polls the messages posted for the current collective of `state` until
 /// all are done, checking each peer's header as it arrives, before its
 /// data is read; gives up after the collective timeout, naming the
 /// processes that sent nothing.
 void finishMessages(GroupState &state, const char *op) {
-  const char *site = state.site;
-  // For MPI's errors.
-  const char *what = site ? site : op;
+  const char *site = state.site, *what = mpiWhere(state, op);
   PollingFiber polling;
   auto start = std::chrono::steady_clock::now(), now = start;
   auto deadline = start + collectiveTimeout();
@@ -427,7 +430,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
     own.site = siteHash(site);
     state->site = site;
   }
-  const char *what = site ? site : op;
+  const char *what = mpiWhere(*state, op);
 
   int64_t tag = state->tag;
   size_t offset = 0;
@@ -490,7 +493,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
 /// to the other processes and receives theirs into the same output.
 void shareSlices(GroupState &state, const Collective &call, char *out) {
   const char *op = call.name();
-  const char *what = state.site ? state.site : op;
+  const char *what = mpiWhere(state, op);
   size_t elem = size_t(elemSize(call.dtype));
   int64_t lo, hi;
   processSlice(call, state.processes, state.position, lo, hi);
