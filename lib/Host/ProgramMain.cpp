@@ -86,9 +86,6 @@ int main(int argc, char **argv) {
                 std::to_string(split) + " (mpirun -np P)");
 
   BufferAllocator allocator = hostAllocator();
-  if (cuda && pcc_process_count() > 1)
-    return fail("runs on several processes (mpirun) support the cpu backend "
-                "only for now: compile with --backend=cpu");
   if (cuda) {
     if (!pcc_cuda_init || !pcc_cuda_simulate)
       return fail("this executable was linked without pcc's cuda runtime");

@@ -489,11 +489,6 @@ static LogicalResult runProgram(llvm::StringRef programPath,
     reportError("--oversubscribe applies to the cuda backend only");
     return failure();
   }
-  if (pcc_process_count() > 1 && *backend != Backend::Cpu) {
-    reportError("runs on several processes (mpirun) support the cpu "
-                "backend only for now: add --backend=cpu");
-    return failure();
-  }
   if (runOptions.verbose)
     llvm::errs() << "pcc: backend: " << getBackendName(*backend) << "\n";
   PhaseTimer timer;

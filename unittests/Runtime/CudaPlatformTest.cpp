@@ -67,12 +67,22 @@ TEST(CudaPlatform, Placement) {
                      "pass --oversubscribe to place several devices on one "
                      "GPU, or use --backend=cpu");
   EXPECT_FALSE(checkPlacement(-1, 2, true, message));
+  EXPECT_FALSE(checkPlacement(2, 1, false, message, 2));
+  EXPECT_EQ(message, "the program runs on 4 devices, 2 in each of 2 "
+                     "processes, but 1 GPU is present; pass --oversubscribe "
+                     "to place several devices on one GPU, or use "
+                     "--backend=cpu");
 
-  // Device d runs on GPU d % gpus.
-  EXPECT_EQ(gpuOfDevice(0, 1), 0);
-  EXPECT_EQ(gpuOfDevice(3, 1), 0);
-  EXPECT_EQ(gpuOfDevice(3, 2), 1);
-  EXPECT_EQ(gpuOfDevice(5, 3), 2);
+  // A process's device i runs on GPU (first + i) % gpus.
+  EXPECT_EQ(gpuOfDevice(0, 0, 1), 0);
+  EXPECT_EQ(gpuOfDevice(3, 0, 1), 0);
+  EXPECT_EQ(gpuOfDevice(3, 0, 2), 1);
+  EXPECT_EQ(gpuOfDevice(5, 0, 3), 2);
+  // The second of two processes with two devices each, on 4 GPUs.
+  EXPECT_EQ(gpuOfDevice(0, 2, 4), 2);
+  EXPECT_EQ(gpuOfDevice(1, 2, 4), 3);
+  // ... on 3 GPUs: the processes share one.
+  EXPECT_EQ(gpuOfDevice(1, 2, 3), 0);
 }
 
 TEST(CudaPlatform, CollectivePathOneAxis) {
@@ -87,6 +97,10 @@ TEST(CudaPlatform, CollectivePathOneAxis) {
   EXPECT_EQ(chooseCollectivePath(1, dims, 1, 1), CudaCollectivePath::Peer);
   const int64_t one[] = {1};
   EXPECT_EQ(chooseCollectivePath(1, one, 1, 1), CudaCollectivePath::Local);
+  // Under mpirun, each process's devices on its own GPUs.
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 2, 2), CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 1, 4), CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 1, 2), CudaCollectivePath::Peer);
 }
 
 TEST(CudaPlatform, CollectivePathGrid) {

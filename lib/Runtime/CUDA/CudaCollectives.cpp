@@ -19,6 +19,10 @@
 //    all-gather, then meets the others again before anyone may reuse its
 //    input.
 //
+// A group whose members are in several processes of an MPI job takes
+// neither: the host's collective between processes (ProcessCollectives.cpp)
+// runs over the managed buffers, with the same results bit for bit.
+//
 // Without the kernels (built without nvcc), the rank-order reduction runs on
 // the host over managed memory: correct, but slow.
 //
@@ -28,6 +32,7 @@
 
 #include "Collectives.h"
 #include "CudaPlatform.h"
+#include "Processes.h"
 
 #include <dlfcn.h>
 #include <sched.h>
@@ -136,9 +141,12 @@ ncclComm_t communicator(const Call &call) {
     if (pos.rank == 0) {
       auto *group = new NcclGroup;
       group->comms.resize(size_t(pos.size));
+      int64_t devices = 1;
+      for (int64_t k = 0; k < call.c.gridRank; ++k)
+        devices *= call.c.dims[k];
       std::vector<int> gpus;
       for (int64_t r = 0; r < pos.size; ++r)
-        gpus.push_back(int(gpuOfDevice(slot.memberDevice(r), cudaGpuCount())));
+        gpus.push_back(cudaGpuOf(slot.memberDevice(r), devices));
       ncclCheck(
           nccl().commInitAll(group->comms.data(), int(pos.size), gpus.data()),
           nullptr, "cannot create the NCCL communicators of a group");
@@ -313,7 +321,8 @@ CudaCollectivePath begin(Call &call) {
     return CudaCollectivePath::Local;
   }
   if (call.pos.size > 1)
-    return chooseCollectivePath(c.gridRank, c.dims, c.mask, cudaGpuCount());
+    return chooseCollectivePath(c.gridRank, c.dims, c.mask, cudaGpuCount(),
+                                processLayout().count);
   if (c.kind == Collective::Permute && c.sources[0] < 0)
     zeroAsync(*call.self, c.out, c.inBytes());
   else if (c.in != c.out)
@@ -497,7 +506,8 @@ void runPeer(const Call &call) {
 CudaCollectivePath pcc::runtime::chooseCollectivePath(int64_t gridRank,
                                                       const int64_t *dims,
                                                       uint64_t mask,
-                                                      int64_t gpus) {
+                                                      int64_t gpus,
+                                                      int64_t processes) {
   int64_t devices = 1, groupSize = 1;
   for (int64_t k = 0; k < gridRank; ++k) {
     devices *= dims[k];
@@ -506,7 +516,8 @@ CudaCollectivePath pcc::runtime::chooseCollectivePath(int64_t gridRank,
   }
   if (groupSize == 1)
     return CudaCollectivePath::Local;
-  return devices <= gpus ? CudaCollectivePath::Nccl : CudaCollectivePath::Peer;
+  return devices <= gpus * processes ? CudaCollectivePath::Nccl
+                                     : CudaCollectivePath::Peer;
 }
 
 const char *pcc::runtime::collectiveKernelName(int32_t reduction,
@@ -533,7 +544,18 @@ const char *pcc::runtime::collectiveKernelName(int32_t reduction,
 
 void pcc::runtime::cudaCollective(const Collective &c) {
   Call call(c);
-  switch (begin(call)) {
+  CudaCollectivePath path = begin(call);
+  if (path == CudaCollectivePath::Local)
+    return;
+  // A group whose members are in several processes (mpirun): the host's
+  // collective between processes, over the managed buffers, once the
+  // stream has written the input.
+  if (multiProcess()) {
+    cudaSyncDevice(*call.self);
+    if (runAcrossProcesses(c, call.pos))
+      return;
+  }
+  switch (path) {
   case CudaCollectivePath::Local:
     return;
   case CudaCollectivePath::Nccl:

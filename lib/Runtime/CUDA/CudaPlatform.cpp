@@ -1,7 +1,8 @@
 //===- CudaPlatform.cpp - Devices, memory and kernels on CUDA GPUs -------===//
 //
 // The cuda platform of the runtime: logical devices placed on GPUs (device d
-// on GPU d % gpus, each GPU's primary context, one stream per device), device
+// on GPU d % gpus, each GPU's primary context, one stream per device; under
+// mpirun, each process's block of devices on its share of the GPUs), device
 // threads bound to their device for the duration of a pmap body, managed
 // memory for every buffer, and MLIR's mgpu* GPU runtime ABI on top of them.
 // Generated code calls mgpuStreamCreate / launch / synchronize / destroy
@@ -18,6 +19,7 @@
 #include "CudaPlatform.h"
 #include "DevicePool.h"
 #include "GpuPlatform.h"
+#include "Processes.h"
 
 #include <algorithm>
 #include <atomic>
@@ -53,6 +55,9 @@ struct Platform {
   /// Set once, under `mutex`, and then read without it by bound threads.
   std::atomic<const Driver *> driver{nullptr};
   int gpuCount = 0;
+  /// The GPU of this process's first device: under mpirun, the processes
+  /// on one machine take turns through its GPUs.
+  int64_t firstGpu = 0;
   bool initialized = false;
   bool oversubscribe = false;
   std::vector<Gpu> gpus;
@@ -66,8 +71,15 @@ Platform &platform() {
 }
 
 thread_local CudaDevice *boundDevice = nullptr;
-/// The GPU this thread uses while it is not bound (mgpuSetDefaultDevice).
-thread_local int hostGpu = 0;
+/// The GPU this thread uses while it is not bound (mgpuSetDefaultDevice);
+/// -1 for the process's first GPU (hostGpuOf).
+thread_local int hostGpu = -1;
+
+/// The GPU of the calling thread while it is not bound.
+int hostGpuOf(const Platform &p) {
+  return hostGpu >= 0 ? hostGpu : int(p.firstGpu);
+}
+
 /// The context this thread made current while unbound: skips redundant
 /// cuCtxSetCurrent calls.
 thread_local CUcontext hostContext = nullptr;
@@ -144,8 +156,8 @@ bool isDeviceThread() { return boundCudaDevice() != nullptr; }
 const GpuPlatform kCudaPlatform = {genericAlloc, pcc_cuda_free, isDeviceThread,
                                    cudaCollective};
 
-/// Loads the driver, retains the GPUs used and creates the streams of
-/// devices [0, numDevices). Requires the mutex.
+/// Loads the driver, retains the GPUs used and creates the streams of this
+/// process's devices [0, numDevices). Requires the mutex.
 bool initLocked(Platform &p, int64_t numDevices, bool oversubscribe,
                 std::string &message) {
   if (!p.driver.load()) {
@@ -155,21 +167,23 @@ bool initLocked(Platform &p, int64_t numDevices, bool oversubscribe,
       return false;
     p.gpuCount = gpus;
     p.gpus.resize(size_t(gpus));
+    p.firstGpu = processLayout().localRank * numDevices % gpus;
     p.driver.store(d);
     activateGpuPlatform(&kCudaPlatform);
   }
-  if (!checkPlacement(numDevices, p.gpuCount, oversubscribe, message))
+  if (!checkPlacement(numDevices, p.gpuCount, oversubscribe, message,
+                      processLayout().count))
     return false;
   const Driver &d = *p.driver.load();
   int64_t used =
       std::max<int64_t>(1, std::min<int64_t>(numDevices, p.gpuCount));
-  for (int g = 0; g < used; ++g)
-    if (!retainGpu(p, g, message))
+  for (int64_t g = 0; g < used; ++g)
+    if (!retainGpu(p, int(gpuOfDevice(g, p.firstGpu, p.gpuCount)), message))
       return false;
   for (int64_t i = int64_t(p.devices.size()); i < numDevices; ++i) {
     auto device = std::make_unique<CudaDevice>();
     device->index = i;
-    device->gpu = int(gpuOfDevice(i, p.gpuCount));
+    device->gpu = int(gpuOfDevice(i, p.firstGpu, p.gpuCount));
     device->context = p.gpus[device->gpu].context;
     std::string which = "device " + std::to_string(i) + " (GPU " +
                         std::to_string(device->gpu) + ")";
@@ -214,7 +228,7 @@ Target enter() {
   {
     std::lock_guard<std::mutex> lock(p.mutex);
     ensureInitialized(p, 0);
-    target.gpu = hostGpu;
+    target.gpu = hostGpuOf(p);
     Gpu &gpu = p.gpus[size_t(target.gpu)];
     std::string message;
     if (!retainGpu(p, target.gpu, message))
@@ -356,16 +370,19 @@ void synchronize(CUstream stream) {
 struct LaunchArgs {
   void (*body)(void *, int64_t);
   void *args;
+  /// This process's devices, the first of them device `first` of the pmap.
   CudaDevice *const *devices;
+  int64_t first;
 };
 
 void runBound(void *context, int64_t index) {
   auto *launch = static_cast<LaunchArgs *>(context);
   CudaDevice *device = launch->devices[index];
+  device->index = launch->first + index;
   boundDevice = device;
   cudaCheck(cudaDriver().cuCtxSetCurrent(device->context),
             "cannot make the GPU current");
-  launch->body(launch->args, index);
+  launch->body(launch->args, device->index);
   cudaSyncDevice(*device);
   boundDevice = nullptr;
   hostContext = nullptr;
@@ -386,7 +403,7 @@ void setMessage(char *message, size_t size, const std::string &text) {
 namespace pcc::runtime {
 
 bool checkPlacement(int64_t numDevices, int64_t gpus, bool oversubscribe,
-                    std::string &message) {
+                    std::string &message, int64_t processes) {
   if (numDevices < 0) {
     message = "invalid number of devices: " + std::to_string(numDevices);
     return false;
@@ -397,8 +414,13 @@ bool checkPlacement(int64_t numDevices, int64_t gpus, bool oversubscribe,
   }
   if (numDevices <= gpus || oversubscribe)
     return true;
-  message = "the program runs on " + std::to_string(numDevices) +
-            " devices but " + std::to_string(gpus) +
+  message = "the program runs on " +
+            (processes == 1
+                 ? std::to_string(numDevices) + " devices"
+                 : std::to_string(numDevices * processes) + " devices, " +
+                       std::to_string(numDevices) + " in each of " +
+                       std::to_string(processes) + " processes,") +
+            " but " + std::to_string(gpus) +
             (gpus == 1 ? " GPU is" : " GPUs are") +
             " present; pass --oversubscribe to place several devices on one "
             "GPU, or use --backend=cpu";
@@ -410,6 +432,12 @@ const Driver &cudaDriver() { return *platform().driver.load(); }
 CudaDevice *boundCudaDevice() { return boundDevice; }
 
 int64_t cudaGpuCount() { return platform().gpuCount; }
+
+int cudaGpuOf(int64_t device, int64_t devices) {
+  return platform()
+      .devices[size_t(device % (devices / processLayout().count))]
+      ->gpu;
+}
 
 void cudaFatal(const char *format, ...) {
   va_list args;
@@ -463,12 +491,16 @@ extern "C" int32_t pcc_cuda_init(int64_t num_devices, int32_t oversubscribe,
   Platform &p = platform();
   std::lock_guard<std::mutex> lock(p.mutex);
   std::string text;
+  // Under mpirun, this process runs its block of the devices.
+  int64_t processes = processLayout().count;
+  num_devices = (num_devices + processes - 1) / processes;
   if (!initLocked(p, num_devices, oversubscribe != 0, text)) {
     setMessage(message, size, text);
     return 1;
   }
   char name[256] = "";
-  if (p.driver.load()->cuDeviceGetName(name, sizeof(name), p.gpus[0].device))
+  if (p.driver.load()->cuDeviceGetName(name, sizeof(name),
+                                       p.gpus[size_t(p.firstGpu)].device))
     name[0] = 0;
   int64_t used =
       std::max<int64_t>(1, std::min<int64_t>(num_devices, p.gpuCount));
@@ -488,26 +520,35 @@ extern "C" int32_t pcc_cuda_init(int64_t num_devices, int32_t oversubscribe,
 extern "C" void pcc_cuda_launch(int64_t num_devices,
                                 void (*body)(void *args, int64_t device),
                                 void *args, int64_t /*work*/) {
+  // Under mpirun, this process runs its block [first, first + count) of
+  // the devices (Processes.h).
+  int64_t first = 0, count = num_devices;
+  if (multiProcess() && num_devices >= 0)
+    localDevices(num_devices, first, count);
   std::vector<CudaDevice *> devices;
   CUstream hostStream = nullptr;
-  if (num_devices > 0 && !boundDevice) {
+  if (count > 0 && !boundDevice) {
     Platform &p = platform();
     std::lock_guard<std::mutex> lock(p.mutex);
-    ensureInitialized(p, num_devices);
-    for (int64_t d = 0; d < num_devices; ++d)
+    ensureInitialized(p, count);
+    for (int64_t d = 0; d < count; ++d)
       devices.push_back(p.devices[size_t(d)].get());
-    hostStream = p.gpus[size_t(hostGpu)].hostStream;
+    hostStream = p.gpus[size_t(hostGpuOf(p))].hostStream;
   }
   // The devices' streams are not ordered after the caller's: what the caller
   // queued (a copy into a buffer the devices read) must be done first.
   if (hostStream)
     synchronize(hostStream);
-  LaunchArgs launch{body, args, devices.data()};
+  LaunchArgs launch{body, args, devices.data(), first};
   // A thread per device: each binds its device's context (no fibers). An
   // invalid or nested call has been reported; the caller cannot recover.
-  if (runDevices(num_devices, runBound, &launch, /*threadPerDevice=*/true,
-                 /*work=*/-1))
-    std::exit(1);
+  // As pcc_launch, end without the exit handlers, which under mpirun would
+  // wait for the other processes.
+  if (runDevices(count, runBound, &launch, /*threadPerDevice=*/true,
+                 /*work=*/-1)) {
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
 }
 
 extern "C" void *pcc_cuda_alloc(int64_t bytes) {

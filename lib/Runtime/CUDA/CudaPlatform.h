@@ -24,15 +24,17 @@ struct Collective;
 // Pure decisions
 //===----------------------------------------------------------------------===//
 
-/// The GPU that logical device `device` runs on.
-inline int64_t gpuOfDevice(int64_t device, int64_t gpus) {
-  return device % gpus;
+/// The GPU of a process's `index`-th device (in its block of the pmap's
+/// devices) when its devices start at GPU `firstGpu` (0, or a share of the
+/// machine's GPUs for each of the processes that an MPI job runs on it).
+inline int64_t gpuOfDevice(int64_t index, int64_t firstGpu, int64_t gpus) {
+  return (firstGpu + index) % gpus;
 }
 
-/// Whether `numDevices` logical devices may run on `gpus` GPUs; if not,
-/// `message` says why and what to do.
+/// Whether `numDevices` logical devices (in each of `processes` processes)
+/// may run on `gpus` GPUs; if not, `message` says why and what to do.
 bool checkPlacement(int64_t numDevices, int64_t gpus, bool oversubscribe,
-                    std::string &message);
+                    std::string &message, int64_t processes = 1);
 
 /// How the cuda platform performs a collective.
 enum class CudaCollectivePath {
@@ -47,12 +49,15 @@ enum class CudaCollectivePath {
 };
 
 /// The path of a collective over the axes `mask` of a grid `dims` whose
-/// devices run on `gpus` GPUs. NCCL is used only when every device of the
-/// grid has a GPU of its own: NCCL kernels block until their peers arrive,
-/// so two devices issuing NCCL operations to one GPU from two threads (in no
-/// agreed order) can deadlock, as NCCL's documentation warns.
+/// devices are split over `processes` processes, each with `gpus` GPUs.
+/// NCCL is used only when every device of a process has a GPU of its own:
+/// NCCL kernels block until their peers arrive, so two devices issuing NCCL
+/// operations to one GPU from two threads (in no agreed order) can
+/// deadlock, as NCCL's documentation warns. (A group that spans processes
+/// takes neither: cudaCollective sends it through host memory and MPI.)
 CudaCollectivePath chooseCollectivePath(int64_t gridRank, const int64_t *dims,
-                                        uint64_t mask, int64_t gpus);
+                                        uint64_t mask, int64_t gpus,
+                                        int64_t processes = 1);
 
 /// The PTX of the collective kernels (lib/Runtime/cuda), or null if the
 /// runtime was built without nvcc.
@@ -90,6 +95,10 @@ CudaDevice *boundCudaDevice();
 
 /// Number of GPUs (the platform must be initialized).
 int64_t cudaGpuCount();
+
+/// The GPU that device `device` of a pmap of `devices` runs on; the device
+/// must be one of this process's.
+int cudaGpuOf(int64_t device, int64_t devices);
 
 /// Prints "pcc: error: [device D (GPU G): ]<message>" and ends the process
 /// with status 1.

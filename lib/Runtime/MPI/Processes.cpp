@@ -183,7 +183,8 @@ extern "C" int32_t pcc_processes_init(char *message, size_t size) {
           failure = "cannot start MPI: " + mpiError(code);
       }
       if (failure.empty()) {
-        layout = {rank, count, tagLimit};
+        const char *local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+        layout = {rank, count, tagLimit, local ? std::atoll(local) : rank};
         std::atexit(finalizeAtExit);
       }
     }

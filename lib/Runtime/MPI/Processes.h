@@ -27,6 +27,9 @@ struct ProcessLayout {
   int64_t count = 1;
   /// Tags of point-to-point messages are in [0, tagLimit].
   int64_t tagLimit = 0;
+  /// This process's place among the job's processes on its machine (the
+  /// launcher's local rank; the rank where it does not say).
+  int64_t localRank = 0;
 };
 
 /// The job as pcc_processes_init found it (one process until then).
