@@ -184,26 +184,26 @@ class Pcc:
 
     def time(self, exe, args, repeat, rotate, expected=None, processes=1,
              launcher=()):
-        """Runs `exe` in `processes` processes, each --repeat times cycling
-        through `rotate` copies of its buffers; returns every run's seconds,
-        less each process's first run (threads start, pages are touched).
-        Several processes average over the luck of thread placement. What
-        each prints is compared with `expected` (NumPy arrays). `launcher`
-        (mpirun ...) goes in front of the command."""
+        """Runs `exe` in `processes` processes, each `repeat` times cycling
+        through `rotate` copies of its buffers after a first pass over the
+        copies (warm_up); returns the timed runs' seconds. Several processes
+        average over the luck of thread placement. What each prints is
+        compared with `expected` (NumPy arrays). `launcher` (mpirun ...)
+        goes in front of the command."""
         times = []
-        repeat += 1
+        copies, runs = warm_up(repeat, rotate)
         for _ in range(processes):
-            result = run([*launcher, exe, *args, f"--repeat={repeat}",
-                          f"--rotate={max(1, min(rotate, repeat))}"])
+            result = run([*launcher, exe, *args, f"--repeat={runs}",
+                          f"--rotate={copies}"])
             these = [float(m.group(1)) for m in
                      re.finditer(r"^pcc: run \d+/\d+: ([0-9.e+-]+) s$",
                                  result.stderr, re.M)]
-            if len(these) != repeat:
+            if len(these) != runs:
                 sys.exit(f"bench: {exe} printed {len(these)} run times, "
-                         f"expected {repeat}:\n{result.stderr[-2000:]}")
+                         f"expected {runs}:\n{result.stderr[-2000:]}")
             if expected is not None:
                 check_printed(exe, result.stdout, expected)
-            times += these[1:]
+            times += these[copies:]
         return times
 
 
@@ -231,6 +231,27 @@ def repeats(cfg, size):
     if size <= MiB:
         return max(1, cfg["repeat_small"] // 5)
     return cfg["repeat_large"]
+
+
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
+
+
+def warm_up(repeat, rotate):
+    """The buffer copies and the runs in all for `repeat` timed runs cycling
+    through up to `rotate` copies: the first pass over the copies is not
+    timed, as threads start and each copy's pages (its outputs' first of
+    all) are touched for the first time, which on some VMs costs more than
+    the collective (10 ms for 12 MiB)."""
+    copies = max(1, min(rotate, repeat))
+    return copies, repeat + copies
+
+
+def mpi_times(tools, kind, ranks, count, repeat, rotate):
+    """Open MPI's baseline on `ranks` ranks, timed as Pcc.time times pcc."""
+    copies, runs = warm_up(repeat, rotate)
+    out = run(MPIRUN + ["-np", str(ranks), tools["mpi"], kind, str(count),
+                        str(runs), str(copies)]).stdout.split()
+    return [float(t) for t in out[copies:]]
 
 
 def rotation(bytes_per_run):
@@ -371,11 +392,8 @@ def bench_collectives(pcc, tools, cfg):
                 # pcc, MPI and the bound take turns, process by process.
                 for _ in range(cfg["processes"]):
                     ours += pcc.time(exe, args, repeat, rotate, [expected])
-                    out = run(["mpirun", "--allow-run-as-root",
-                               "--oversubscribe", "-np", str(n), tools["mpi"],
-                               spec["mpi"], str(count), str(repeat + 1),
-                               str(min(rotate, repeat + 1))]).stdout.split()
-                    theirs += [float(t) for t in out[1:]]
+                    theirs += mpi_times(tools, spec["mpi"], n, count, repeat,
+                                        rotate)
                     if separate_exe:
                         # Its own rotation: half the bytes would otherwise
                         # come round while still in cache.
@@ -395,9 +413,6 @@ def bench_collectives(pcc, tools, cfg):
                     f"{human_seconds(rows[-1]['pcc']['median'])}, MPI "
                     f"{human_seconds(rows[-1]['mpi']['median'])}")
     return rows
-
-
-MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
 
 
 def bench_processes(pcc, tools, cfg):
@@ -426,11 +441,8 @@ def bench_processes(pcc, tools, cfg):
                     ours += pcc.time(exe, args, repeat, rotate,
                                      [spec["expected"](x)],
                                      launcher=MPIRUN + ["-np", str(p)])
-                    out = run(MPIRUN + ["-np", str(n), tools["mpi"],
-                                        spec["mpi"], str(count),
-                                        str(repeat + 1),
-                                        str(min(rotate, repeat + 1))])
-                    theirs += [float(t) for t in out.stdout.split()[1:]]
+                    theirs += mpi_times(tools, spec["mpi"], n, count, repeat,
+                                        rotate)
                 rows.append(dict(kind=kind, devices=n, processes=p,
                                  bytes=size, pcc=stats(ours),
                                  mpi=stats(theirs)))
