@@ -141,12 +141,9 @@ ncclComm_t communicator(const Call &call) {
     if (pos.rank == 0) {
       auto *group = new NcclGroup;
       group->comms.resize(size_t(pos.size));
-      int64_t devices = 1;
-      for (int64_t k = 0; k < call.c.gridRank; ++k)
-        devices *= call.c.dims[k];
       std::vector<int> gpus;
       for (int64_t r = 0; r < pos.size; ++r)
-        gpus.push_back(cudaGpuOf(slot.memberDevice(r), devices));
+        gpus.push_back(cudaGpuOf(slot.memberDevice(r), gridSize(call.c)));
       ncclCheck(
           nccl().commInitAll(group->comms.data(), int(pos.size), gpus.data()),
           nullptr, "cannot create the NCCL communicators of a group");

@@ -280,6 +280,13 @@ void sliceOf(int64_t count, int64_t elemSize, int64_t size, int64_t rank,
   hi = std::min(count, lo + per);
 }
 
+int64_t gridSize(const Collective &call) {
+  int64_t devices = 1;
+  for (int64_t k = 0; k < call.gridRank; ++k)
+    devices *= call.dims[k];
+  return devices;
+}
+
 int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,
                      const int64_t *groups, int64_t leader, int64_t rank) {
   int64_t device = leader, stride = 1;

@@ -91,6 +91,9 @@ void runHostCollective(const Collective &call);
 /// group. Every platform's collectives start with it.
 GroupPos checkAndLocate(const Collective &call);
 
+/// The number of devices of `call`'s grid.
+int64_t gridSize(const Collective &call);
+
 /// The linear grid index of the member with group rank `rank` in the group
 /// whose rank 0 is `leader` (`groups` as in Collective).
 int64_t memberDevice(int64_t gridRank, const int64_t *dims, uint64_t mask,

@@ -118,13 +118,6 @@ struct GroupState {
   size_t capacity = 0;
 };
 
-int64_t gridSize(const Collective &call) {
-  int64_t devices = 1;
-  for (int64_t k = 0; k < call.gridRank; ++k)
-    devices *= call.dims[k];
-  return devices;
-}
-
 /// A name of the group that every process computes alike: a hash of the
 /// grid, the axes, the group's first member and the groups table.
 uint64_t groupKey(const Collective &call, int64_t leader) {
