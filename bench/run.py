@@ -30,7 +30,7 @@ Every figure is the median (with min and max) of several timed runs. pcc's
 runs are the executables of `pcc compile`, run with --repeat and --rotate so
 that no run finds its data in cache; each run is a whole call of the entry (a
 pmap dispatch included). Results are checked against NumPy. The bounds
-(memcpy and read bandwidth, OpenBLAS sgemm on one thread) and the baselines
+(memcpy, read and reduce bandwidth, OpenBLAS sgemm on one thread) and the baselines
 (Open MPI, mlir-runner) are measured in the same run, so ratios compare
 figures taken minutes apart on the same machine.
 """
@@ -290,13 +290,15 @@ def measure_bounds(tools, cfg):
     return bounds
 
 
-def bound_times(tools, mode, threads, total_bytes, repeat):
+def bound_times(tools, mode, threads, total_bytes, repeat, streams=None):
     """Seconds for `threads` threads to copy (or read) `total_bytes` between
-    them: the physical bound of a benchmark that moves as many bytes,
-    measured right beside it (this machine's bandwidth drifts by 2x over
-    minutes, so a bound taken at another time would skew the ratio)."""
+    them, or to add `streams` arrays into `total_bytes` of sums: the
+    physical bound of a benchmark that moves as many bytes, measured right
+    beside it (this machine's bandwidth drifts by 2x over minutes, so a
+    bound taken at another time would skew the ratio)."""
     out = run([tools["bounds"], mode, str(threads),
-               str(max(64, total_bytes // threads)), str(repeat)]).stdout
+               str(max(64, total_bytes // threads)), str(repeat)]
+              + ([str(streams)] if streams else [])).stdout
     return [float(t) for t in out.split()]
 
 
@@ -312,7 +314,8 @@ def halves(n):
 # Each collective kind: its program and placeholders, NumPy's result for the
 # inputs x (N rows), the bytes of the result, the least bytes it must read
 # plus write in all (its bound's traffic: for an all-reduce the inputs read
-# once and the results written once, N*S each), and Open MPI's counterpart
+# once and the results written once, N*S each), how the bound moves them
+# (memcpy unless `bound` says otherwise) and Open MPI's counterpart
 # (bench/mpi_collectives.c). `count` is f32 elements per device.
 COLLECTIVES = {
     "psum": dict(
@@ -335,7 +338,13 @@ COLLECTIVES = {
         expected=lambda x: x.sum(axis=0).reshape(x.shape[0], -1),
         out_bytes=lambda n, size: size,
         moved=lambda n, size: (n + 1) * size, mpi="reducescatter",
-        title="psum_scatter (f32, tiled)", traffic="(N+1)·S"),
+        title="psum_scatter (f32, tiled)", traffic="(N+1)·S",
+        # Reads twice what it writes at N = 2, where a copy reads and
+        # writes alike: its bound does a reduce-scatter's own traffic.
+        bound="reduce",
+        bound_what="by adding the N inputs' parts into the S bytes of sums "
+        "on two threads (each input read once, each sum written once; the "
+        "faster of regular and non-temporal stores)"),
     "all_to_all": dict(
         program="all_to_all.mlir", params=lambda n, count: {},
         expected=lambda x: x.reshape(x.shape[0], x.shape[0], -1)
@@ -401,7 +410,10 @@ def bench_collectives(pcc, tools, cfg):
                             separate_exe, [pcc.save("half", half)], repeat,
                             rotation(n * size),
                             [np.broadcast_to(half.sum(axis=0), half.shape)])]
-                    if size >= MiB:
+                    if size >= MiB and spec.get("bound") == "reduce":
+                        bound += bound_times(tools, "reduce", min(n, 2), size,
+                                             cfg["bound_repeat"], streams=n)
+                    elif size >= MiB:
                         bound += bound_times(tools, "copy", min(n, 2),
                                              moved // 2, cfg["bound_repeat"])
                 rows.append(dict(kind=kind, devices=n, bytes=size,
@@ -742,6 +754,11 @@ def bench_peak_memory(pcc, cfg):
 # Report
 # ---------------------------------------------------------------------------
 
+def bound_name(kind):
+    return ("reduce bound" if COLLECTIVES[kind].get("bound") == "reduce"
+            else "memcpy bound")
+
+
 def plot_collectives(rows, kind, path):
     import matplotlib
     matplotlib.use("Agg")
@@ -763,7 +780,7 @@ def plot_collectives(rows, kind, path):
         if bounded:
             ax.plot([r["bytes"] for r in bounded],
                     [moved(r, r["bound"]["median"]) / 1e9 for r in bounded],
-                    ":", color=color, label=f"memcpy bound, N={n}")
+                    ":", color=color, label=f"{bound_name(kind)}, N={n}")
     ax.set_xscale("log", base=2)
     ax.set_yscale("log")
     ax.set_xlabel("bytes per device")
@@ -875,7 +892,8 @@ def write_report(results, out_dir, command):
         lines += [f"## {spec['title']}", "",
                   f"![{kind}](benchmarks/{kind}.png)", "",
                   f"The bound moves {spec['traffic']} bytes (S per device, "
-                  "read plus written) with memcpy, beside each run."
+                  "read plus written) "
+                  + spec.get("bound_what", "with memcpy") + ", beside each run."
                   + (" The last column weighs the grouped psum against two "
                      "separate psums of N/2 devices run one after the other "
                      "(pcc, same inputs)." if grouped else ""), "",
@@ -1046,8 +1064,8 @@ def targets(results):
         frac = worst["bound"]["median"] / worst["pcc"]["median"]
         row(f"{kind} N=2 ≥ 1 MiB: worst ({human_bytes(worst['bytes'])})",
             human_seconds(worst["pcc"]["median"]),
-            f"bound {human_seconds(worst['bound']['median'])} (memcpy "
-            f"moving {COLLECTIVES[kind]['traffic']} bytes, measured beside "
+            f"{bound_name(kind)} {human_seconds(worst['bound']['median'])} "
+            f"(moving {COLLECTIVES[kind]['traffic']} bytes, measured beside "
             "it)", f"{frac:.0%} of bound", f"≥ {target:.0%} of bound",
             frac >= target)
     grouped = [r for r in rows if r["kind"] == "psum_groups" and
