@@ -88,44 +88,57 @@ TEST(CudaPlatform, Placement) {
 TEST(CudaPlatform, CollectivePathOneAxis) {
   const int64_t dims[] = {4};
   // Groups of one member copy.
-  EXPECT_EQ(chooseCollectivePath(1, dims, 0, 1), CudaCollectivePath::Local);
-  EXPECT_EQ(chooseCollectivePath(1, dims, 0, 4), CudaCollectivePath::Local);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 0, {1}), CudaCollectivePath::Local);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 0, {4}), CudaCollectivePath::Local);
   // A GPU per device: NCCL; devices sharing GPUs: pcc's kernels.
-  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 4), CudaCollectivePath::Nccl);
-  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 8), CudaCollectivePath::Nccl);
-  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 3), CudaCollectivePath::Peer);
-  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 1), CudaCollectivePath::Peer);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {4}), CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {8}), CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {3}), CudaCollectivePath::Peer);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {1}), CudaCollectivePath::Peer);
   const int64_t one[] = {1};
-  EXPECT_EQ(chooseCollectivePath(1, one, 1, 1), CudaCollectivePath::Local);
+  EXPECT_EQ(chooseCollectivePath(1, one, 1, {1}), CudaCollectivePath::Local);
   // Under mpirun, each process's devices on its own GPUs.
-  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 2, 2), CudaCollectivePath::Nccl);
-  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 1, 4), CudaCollectivePath::Nccl);
-  EXPECT_EQ(chooseCollectivePath(1, dims, 1, 1, 2), CudaCollectivePath::Peer);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {2, 2}), CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {1, 4}), CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {1, 2}), CudaCollectivePath::Peer);
+  // A group across processes: NCCL where the devices of the processes on a
+  // machine have GPUs of their own, else the host's collective between
+  // processes (NCCL refuses ranks of several processes on one GPU).
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {4, 2, 2}, true),
+            CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {2, 2, 1}, true),
+            CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {2, 2, 2}, true),
+            CudaCollectivePath::Processes);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {1, 4, 4}, true),
+            CudaCollectivePath::Processes);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {1, 4, 1}, true),
+            CudaCollectivePath::Nccl);
 }
 
 TEST(CudaPlatform, CollectivePathGrid) {
   const int64_t dims[] = {2, 3};
   for (uint64_t mask = 1; mask < 4; ++mask) {
-    EXPECT_EQ(chooseCollectivePath(2, dims, mask, 6), CudaCollectivePath::Nccl)
+    EXPECT_EQ(chooseCollectivePath(2, dims, mask, {6}), CudaCollectivePath::Nccl)
         << mask;
-    EXPECT_EQ(chooseCollectivePath(2, dims, mask, 8), CudaCollectivePath::Nccl)
+    EXPECT_EQ(chooseCollectivePath(2, dims, mask, {8}), CudaCollectivePath::Nccl)
         << mask;
     // Some GPU holds two devices, even where a group's members would be on
     // distinct GPUs (axis 1 on 3 GPUs): two threads would issue NCCL work to
     // one GPU in no agreed order.
-    EXPECT_EQ(chooseCollectivePath(2, dims, mask, 3), CudaCollectivePath::Peer)
+    EXPECT_EQ(chooseCollectivePath(2, dims, mask, {3}), CudaCollectivePath::Peer)
         << mask;
-    EXPECT_EQ(chooseCollectivePath(2, dims, mask, 1), CudaCollectivePath::Peer)
+    EXPECT_EQ(chooseCollectivePath(2, dims, mask, {1}), CudaCollectivePath::Peer)
         << mask;
   }
-  EXPECT_EQ(chooseCollectivePath(2, dims, 0, 1), CudaCollectivePath::Local);
+  EXPECT_EQ(chooseCollectivePath(2, dims, 0, {1}), CudaCollectivePath::Local);
   // An axis of size 1 makes a group of one.
   const int64_t column[] = {4, 1};
-  EXPECT_EQ(chooseCollectivePath(2, column, 2, 1), CudaCollectivePath::Local);
-  EXPECT_EQ(chooseCollectivePath(2, column, 3, 4), CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(2, column, 2, {1}), CudaCollectivePath::Local);
+  EXPECT_EQ(chooseCollectivePath(2, column, 3, {4}), CudaCollectivePath::Nccl);
   const int64_t cube[] = {2, 2, 2};
-  EXPECT_EQ(chooseCollectivePath(3, cube, 5, 8), CudaCollectivePath::Nccl);
-  EXPECT_EQ(chooseCollectivePath(3, cube, 5, 4), CudaCollectivePath::Peer);
+  EXPECT_EQ(chooseCollectivePath(3, cube, 5, {8}), CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(3, cube, 5, {4}), CudaCollectivePath::Peer);
 }
 
 TEST(CudaPlatform, KernelNames) {

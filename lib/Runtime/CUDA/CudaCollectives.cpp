@@ -19,9 +19,12 @@
 //    all-gather, then meets the others again before anyone may reuse its
 //    input.
 //
-// A group whose members are in several processes of an MPI job takes
-// neither: the host's collective between processes (ProcessCollectives.cpp)
-// runs over the managed buffers, with the same results bit for bit.
+// A group whose members are in several processes of an MPI job takes NCCL
+// when each member has a GPU of its own (its communicators made with
+// ncclGetUniqueId, shared through the host's collective between processes,
+// and ncclCommInitRank), and otherwise the host's collective between
+// processes (ProcessCollectives.cpp) over the managed buffers: the same
+// results bit for bit either way.
 //
 // Without the kernels (built without nvcc), the rank-order reduction runs on
 // the host over managed memory: correct, but slow.
@@ -78,6 +81,8 @@ const Nccl &nccl() {
     resolve(library, "ncclGetErrorString", table.getErrorString, true);
     resolve(library, "ncclGetLastError", table.getLastError, false);
     resolve(library, "ncclCommInitAll", table.commInitAll, true);
+    resolve(library, "ncclGetUniqueId", table.getUniqueId, true);
+    resolve(library, "ncclCommInitRank", table.commInitRank, true);
     resolve(library, "ncclAllReduce", table.allReduce, true);
     resolve(library, "ncclAllGather", table.allGather, true);
     resolve(library, "ncclReduceScatter", table.reduceScatter, true);
@@ -126,11 +131,57 @@ struct NcclGroup {
   std::vector<ncclComm_t> comms;
 };
 
+/// The caller's communicator for its group, whose members are in several
+/// processes; `here` is the slot of this process's members and `local` the
+/// caller's place among them. On the group's first NCCL collective, the
+/// group's rank 0 makes a unique id, the host's collective between
+/// processes gives it to every member, and each creates its communicator
+/// on its own GPU (ncclCommInitRank, which waits for all of them).
+ncclComm_t communicatorAcrossProcesses(const Call &call, GroupSlot &here,
+                                       const GroupPos &local) {
+  // As in communicator(): the first member here writes cudaState between
+  // two meetings (the second is the sharing's).
+  if (!here.cudaState) {
+    pcc::runtime::meet(here, call.op, call.c.device, local);
+    if (local.rank == 0) {
+      auto *group = new NcclGroup;
+      group->comms.resize(size_t(local.size));
+      here.cudaState = group;
+    }
+    const Nccl &n = nccl();
+    ncclUniqueId id{};
+    if (call.pos.rank == 0)
+      ncclCheck(n.getUniqueId(&id), nullptr,
+                "cannot make the NCCL id of a group");
+    std::vector<ncclUniqueId> ids(size_t(call.pos.size));
+    Collective share = call.c;
+    share.kind = Collective::AllGather;
+    share.dtype = PCC_I8;
+    share.reduction = 0;
+    share.sources = nullptr;
+    share.in = &id;
+    share.out = ids.data();
+    share.count = int64_t(sizeof(id));
+    runAcrossProcesses(share, call.pos);
+    ncclComm_t comm = nullptr;
+    ncclCheck(n.commInitRank(&comm, int(call.pos.size), ids[0],
+                             int(call.pos.rank)),
+              nullptr, "cannot create the NCCL communicator of a group");
+    static_cast<NcclGroup *>(here.cudaState)->comms[size_t(local.rank)] = comm;
+  }
+  return static_cast<NcclGroup *>(here.cudaState)->comms[size_t(local.rank)];
+}
+
 /// The caller's communicator for its group. On the group's first NCCL
 /// collective, the members meet, rank 0 creates every member's communicator
 /// at once (ncclCommInitAll, on the members' GPUs in rank order), and they
 /// meet again.
 ncclComm_t communicator(const Call &call) {
+  if (multiProcess()) {
+    GroupPos local;
+    if (GroupSlot *here = slotHere(call.c, call.pos, local))
+      return communicatorAcrossProcesses(call, *here, local);
+  }
   GroupSlot &slot = call.slot();
   const GroupPos &pos = call.pos;
   // Safe without a lock: rank 0 writes cudaState only after every member
@@ -317,9 +368,14 @@ CudaCollectivePath begin(Call &call) {
     cudaSyncDevice(*call.self);
     return CudaCollectivePath::Local;
   }
-  if (call.pos.size > 1)
-    return chooseCollectivePath(c.gridRank, c.dims, c.mask, cudaGpuCount(),
-                                processLayout().count);
+  if (call.pos.size > 1) {
+    const ProcessLayout &processes = processLayout();
+    GroupPos local;
+    bool spans = multiProcess() && slotHere(c, call.pos, local);
+    return chooseCollectivePath(
+        c.gridRank, c.dims, c.mask,
+        {cudaGpuCount(), processes.count, processes.localCount}, spans);
+  }
   if (c.kind == Collective::Permute && c.sources[0] < 0)
     zeroAsync(*call.self, c.out, c.inBytes());
   else if (c.in != c.out)
@@ -334,6 +390,8 @@ CudaCollectivePath begin(Call &call) {
 /// pair mismatched collectives and hang or read past a buffer. It costs one
 /// host meeting, small beside an NCCL call and the wait for its stream.
 void agree(const Call &call) {
+  if (multiProcess() && agreeAcrossProcesses(call.c, call.pos))
+    return;
   publishAndMeet(call.slot(), call.op, call.c.device, call.pos, nullptr,
                  nullptr, call.fingerprint());
 }
@@ -503,8 +561,8 @@ void runPeer(const Call &call) {
 CudaCollectivePath pcc::runtime::chooseCollectivePath(int64_t gridRank,
                                                       const int64_t *dims,
                                                       uint64_t mask,
-                                                      int64_t gpus,
-                                                      int64_t processes) {
+                                                      const GpuLayout &layout,
+                                                      bool spansProcesses) {
   int64_t devices = 1, groupSize = 1;
   for (int64_t k = 0; k < gridRank; ++k) {
     devices *= dims[k];
@@ -513,8 +571,13 @@ CudaCollectivePath pcc::runtime::chooseCollectivePath(int64_t gridRank,
   }
   if (groupSize == 1)
     return CudaCollectivePath::Local;
-  return devices <= gpus * processes ? CudaCollectivePath::Nccl
-                                     : CudaCollectivePath::Peer;
+  int64_t perProcess = devices / layout.processes;
+  if (spansProcesses)
+    return perProcess * layout.processesPerMachine <= layout.gpus
+               ? CudaCollectivePath::Nccl
+               : CudaCollectivePath::Processes;
+  return perProcess <= layout.gpus ? CudaCollectivePath::Nccl
+                                   : CudaCollectivePath::Peer;
 }
 
 const char *pcc::runtime::collectiveKernelName(int32_t reduction,
@@ -542,18 +605,13 @@ const char *pcc::runtime::collectiveKernelName(int32_t reduction,
 void pcc::runtime::cudaCollective(const Collective &c) {
   Call call(c);
   CudaCollectivePath path = begin(call);
-  if (path == CudaCollectivePath::Local)
-    return;
-  // A group whose members are in several processes (mpirun): the host's
-  // collective between processes, over the managed buffers, once the
-  // stream has written the input.
-  if (multiProcess()) {
-    cudaSyncDevice(*call.self);
-    if (runAcrossProcesses(c, call.pos))
-      return;
-  }
   switch (path) {
   case CudaCollectivePath::Local:
+    return;
+  case CudaCollectivePath::Processes:
+    // Over the managed buffers, once the stream has written the input.
+    cudaSyncDevice(*call.self);
+    runAcrossProcesses(c, call.pos);
     return;
   case CudaCollectivePath::Nccl:
     return runNccl(call);

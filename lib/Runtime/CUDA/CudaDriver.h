@@ -97,6 +97,11 @@ constexpr ncclResult_t ncclInProgress = 7;
 constexpr int ncclInt8 = 0, ncclUint8 = 1, ncclInt32 = 2, ncclUint32 = 3,
               ncclInt64 = 4, ncclUint64 = 5;
 constexpr int ncclSum = 0, ncclMax = 2, ncclMin = 3;
+/// What ranks in several processes share to make one communicator
+/// (ncclGetUniqueId, then ncclCommInitRank in every rank).
+struct ncclUniqueId {
+  char internal[128];
+};
 
 /// The NCCL functions pcc uses, named as in nccl.h.
 struct Nccl {
@@ -104,6 +109,11 @@ struct Nccl {
   /// Optional (NCCL 2.13 and later).
   const char *(*getLastError)(ncclComm_t comm);
   ncclResult_t (*commInitAll)(ncclComm_t *comms, int count, const int *gpus);
+  ncclResult_t (*getUniqueId)(ncclUniqueId *id);
+  /// One rank's communicator, on the current GPU; blocks until all `count`
+  /// ranks have joined (in every process).
+  ncclResult_t (*commInitRank)(ncclComm_t *comm, int count, ncclUniqueId id,
+                               int rank);
   ncclResult_t (*allReduce)(const void *in, void *out, size_t count, int dtype,
                             int op, ncclComm_t comm, CUstream s);
   ncclResult_t (*allGather)(const void *in, void *out, size_t count, int dtype,

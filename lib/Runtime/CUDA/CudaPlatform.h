@@ -46,18 +46,31 @@ enum class CudaCollectivePath {
   /// The members meet on the host and pcc's kernels read the peers'
   /// managed buffers.
   Peer,
+  /// The host's collective between the processes of an MPI job, over the
+  /// managed buffers (a group across processes sharing GPUs).
+  Processes,
 };
 
-/// The path of a collective over the axes `mask` of a grid `dims` whose
-/// devices are split over `processes` processes, each with `gpus` GPUs.
-/// NCCL is used only when every device of a process has a GPU of its own:
-/// NCCL kernels block until their peers arrive, so two devices issuing NCCL
-/// operations to one GPU from two threads (in no agreed order) can
-/// deadlock, as NCCL's documentation warns. (A group that spans processes
-/// takes neither: cudaCollective sends it through host memory and MPI.)
+/// Where a job's devices run: `processes` processes of an MPI job (1
+/// without one), `processesPerMachine` of them on each machine, each
+/// machine with `gpus` GPUs.
+struct GpuLayout {
+  int64_t gpus;
+  int64_t processes = 1;
+  int64_t processesPerMachine = 1;
+};
+
+/// The path of a collective over the axes `mask` of a grid `dims`, whose
+/// group has members in several processes if `spansProcesses`. NCCL is
+/// used only when every member has a GPU of its own: NCCL kernels block
+/// until their peers arrive, so two devices issuing NCCL operations to one
+/// GPU from two threads (in no agreed order) can deadlock, as NCCL's
+/// documentation warns, and NCCL refuses a communicator whose ranks in
+/// several processes share a GPU. A process's devices take GPUs in turn
+/// from its place on its machine (gpuOfDevice).
 CudaCollectivePath chooseCollectivePath(int64_t gridRank, const int64_t *dims,
-                                        uint64_t mask, int64_t gpus,
-                                        int64_t processes = 1);
+                                        uint64_t mask, const GpuLayout &layout,
+                                        bool spansProcesses = false);
 
 /// The PTX of the collective kernels (lib/Runtime/cuda), or null if the
 /// runtime was built without nvcc.

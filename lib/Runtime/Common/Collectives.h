@@ -263,9 +263,23 @@ void reduceRange(const Collective &call, const Announcement *members,
 void sliceOf(int64_t count, int64_t elemSize, int64_t size, int64_t rank,
              int64_t &lo, int64_t &hi);
 
+/// For a group with members in other processes of an MPI job
+/// (ProcessCollectives.cpp): the slot where this process's members meet,
+/// and `local`, the caller's place among them. Null for a group within
+/// this process.
+GroupSlot *slotHere(const Collective &call, const GroupPos &pos,
+                    GroupPos &local);
+
 /// Runs `call` if its group has members in other processes of an MPI job
-/// (ProcessCollectives.cpp) and returns true; otherwise returns false.
+/// and returns true; otherwise returns false.
 bool runAcrossProcesses(const Collective &call, const GroupPos &pos);
+
+/// If the group of `call` has members in other processes: checks that
+/// every member runs the same collective as `call` (the processes swap
+/// what they run, as runAcrossProcesses does before any data), ending the
+/// run with an error naming both otherwise, and returns true. Returns
+/// false for a group within this process.
+bool agreeAcrossProcesses(const Collective &call, const GroupPos &pos);
 
 /// Reduces `count` elements of `dtype` over `n` inputs in rank order (the
 /// semantics of pcc_all_reduce) into `out`, on the calling thread. `out` may

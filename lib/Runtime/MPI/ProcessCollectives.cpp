@@ -375,15 +375,18 @@ void finishMessages(GroupState &state, const char *op) {
 /// processes of the group, receives theirs, and fills state.everyone. With
 /// `split` (an all-reduce of kSplitBytes or more) each process receives
 /// only its slice of the others' inputs (processSlice), and sends each the
-/// slice it reduces.
+/// slice it reduces. With `headersOnly`, only the headers travel: the
+/// processes check that they run the same collective.
 GroupState *exchange(GroupSlot &slot, const Collective &call,
                      const GroupPos &pos, const Announcement *local,
-                     const Fingerprint &fingerprint, bool split) {
+                     const Fingerprint &fingerprint, bool split,
+                     bool headersOnly = false) {
   if (!slot.processState)
     slot.processState = createState(call, pos, slot);
   auto *state = static_cast<GroupState *>(slot.processState);
   const char *op = call.name();
-  size_t inBytes = call.inBytes(), elem = size_t(elemSize(call.dtype));
+  size_t inBytes = headersOnly ? 0 : call.inBytes();
+  size_t elem = size_t(elemSize(call.dtype));
   size_t members = slot.groupRanks.size();
   for (size_t l = 0; l < members; ++l) {
     state->everyone[size_t(slot.groupRanks[l])].in = local[l].in;
@@ -428,7 +431,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   int64_t tag = state->tag;
   size_t offset = 0;
   bool sendInline = fits(members);
-  if (sendInline)
+  if (sendInline && inBytes)
     for (size_t l = 0; l < members; ++l)
       std::memcpy(state->own->inputs + l * inBytes, local[l].in, inBytes);
   {
@@ -513,7 +516,8 @@ void shareSlices(GroupState &state, const Collective &call, char *out) {
 
 } // namespace
 
-bool runAcrossProcesses(const Collective &call, const GroupPos &pos) {
+GroupSlot *slotHere(const Collective &call, const GroupPos &pos,
+                    GroupPos &local) {
   int64_t devices = gridSize(call);
   // This process's members, in group-rank order.
   thread_local std::vector<int64_t> here;
@@ -529,10 +533,34 @@ bool runAcrossProcesses(const Collective &call, const GroupPos &pos) {
     here.push_back(rank);
   }
   if (int64_t(here.size()) == pos.size)
+    return nullptr;
+  local = {int64_t(here.size()), rankHere, pos.leader};
+  return findSlot(call, local, &here);
+}
+
+bool agreeAcrossProcesses(const Collective &call, const GroupPos &pos) {
+  GroupPos local;
+  GroupSlot *slot = slotHere(call, pos, local);
+  if (!slot)
     return false;
   const char *op = call.name();
-  GroupPos local{int64_t(here.size()), rankHere, pos.leader};
-  GroupSlot *slot = findSlot(call, local, &here);
+  Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
+                          currentCallSite().shape};
+  const Announcement *announced = publishAndMeet(
+      *slot, op, call.device, local, nullptr, nullptr, fingerprint);
+  if (local.rank == 0)
+    exchange(*slot, call, pos, announced, fingerprint, /*split=*/false,
+             /*headersOnly=*/true);
+  meet(*slot, op, call.device, local);
+  return true;
+}
+
+bool runAcrossProcesses(const Collective &call, const GroupPos &pos) {
+  GroupPos local;
+  GroupSlot *slot = slotHere(call, pos, local);
+  if (!slot)
+    return false;
+  const char *op = call.name();
   Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
                           currentCallSite().shape};
   const Announcement *announced = publishAndMeet(

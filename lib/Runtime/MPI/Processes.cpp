@@ -13,6 +13,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -184,7 +185,10 @@ extern "C" int32_t pcc_processes_init(char *message, size_t size) {
       }
       if (failure.empty()) {
         const char *local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-        layout = {rank, count, tagLimit, local ? std::atoll(local) : rank};
+        const char *localSize = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        layout = {rank, count, tagLimit, local ? std::atoll(local) : rank,
+                  localSize ? std::max<int64_t>(1, std::atoll(localSize))
+                            : count};
         std::atexit(finalizeAtExit);
       }
     }

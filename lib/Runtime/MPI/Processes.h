@@ -30,6 +30,9 @@ struct ProcessLayout {
   /// This process's place among the job's processes on its machine (the
   /// launcher's local rank; the rank where it does not say).
   int64_t localRank = 0;
+  /// The job's processes on this machine (the launcher's local size; all
+  /// of them where it does not say).
+  int64_t localCount = 1;
 };
 
 /// The job as pcc_processes_init found it (one process until then).

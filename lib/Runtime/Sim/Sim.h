@@ -40,6 +40,9 @@ int gpuCount();
 /// Makes GPU `gpu`'s primary context current on the calling thread.
 void selectGpu(int gpu);
 
+/// The GPU whose context is current on the calling thread, or -1.
+int currentGpu();
+
 /// A kernel of CollectiveKernels.cu compiled for the host.
 struct ReduceKernel {
   const char *name;

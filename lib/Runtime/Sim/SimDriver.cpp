@@ -608,6 +608,8 @@ int pcc::sim::gpuCount() { return state().gpus; }
 
 void pcc::sim::selectGpu(int gpu) { current = &state().contexts[size_t(gpu)]; }
 
+int pcc::sim::currentGpu() { return current ? current->gpu : -1; }
+
 const Driver &pcc::runtime::cuda::simulatedDriver() {
   static const Driver driver = {
       cuInit,
