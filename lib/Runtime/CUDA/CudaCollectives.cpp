@@ -135,19 +135,17 @@ struct NcclGroup {
 /// processes; `here` is the slot of this process's members and `local` the
 /// caller's place among them. On the group's first NCCL collective, the
 /// group's rank 0 makes a unique id, the host's collective between
-/// processes gives it to every member, and each creates its communicator
-/// on its own GPU (ncclCommInitRank, which waits for all of them).
+/// processes gives it to every member, and this process's first member
+/// creates the communicators of its members (ncclCommInitRank on each
+/// one's GPU, inside ncclGroupStart/ncclGroupEnd, which waits for every
+/// rank of the group), while the others wait for it as in communicator().
 ncclComm_t communicatorAcrossProcesses(const Call &call, GroupSlot &here,
                                        const GroupPos &local) {
-  // As in communicator(): the first member here writes cudaState between
-  // two meetings (the second is the sharing's).
   if (!here.cudaState) {
-    pcc::runtime::meet(here, call.op, call.c.device, local);
-    if (local.rank == 0) {
-      auto *group = new NcclGroup;
-      group->comms.resize(size_t(local.size));
-      here.cudaState = group;
-    }
+    auto meet = [&] {
+      pcc::runtime::meet(here, call.op, call.c.device, local);
+    };
+    meet();
     const Nccl &n = nccl();
     ncclUniqueId id{};
     if (call.pos.rank == 0)
@@ -163,11 +161,28 @@ ncclComm_t communicatorAcrossProcesses(const Call &call, GroupSlot &here,
     share.out = ids.data();
     share.count = int64_t(sizeof(id));
     runAcrossProcesses(share, call.pos);
-    ncclComm_t comm = nullptr;
-    ncclCheck(n.commInitRank(&comm, int(call.pos.size), ids[0],
-                             int(call.pos.rank)),
-              nullptr, "cannot create the NCCL communicator of a group");
-    static_cast<NcclGroup *>(here.cudaState)->comms[size_t(local.rank)] = comm;
+    if (local.rank == 0) {
+      auto *group = new NcclGroup;
+      group->comms.resize(size_t(local.size));
+      int64_t devices = gridSize(call.c);
+      const char *what = "cannot create the NCCL communicators of a group";
+      ncclCheck(n.groupStart(), nullptr, what);
+      for (int64_t l = 0; l < local.size; ++l) {
+        // NCCL creates each rank on the current GPU.
+        cudaCheck(cudaDriver().cuCtxSetCurrent(
+                      cudaContextOf(here.memberDevice(l), devices)),
+                  "cannot make the GPU current");
+        ncclCheck(n.commInitRank(&group->comms[size_t(l)],
+                                 int(call.pos.size), ids[0],
+                                 int(here.groupRanks[size_t(l)])),
+                  nullptr, what);
+      }
+      ncclCheck(n.groupEnd(), nullptr, what);
+      cudaCheck(cudaDriver().cuCtxSetCurrent(call.self->context),
+                "cannot make the GPU current");
+      here.cudaState = group;
+    }
+    meet();
   }
   return static_cast<NcclGroup *>(here.cudaState)->comms[size_t(local.rank)];
 }

@@ -439,6 +439,12 @@ int cudaGpuOf(int64_t device, int64_t devices) {
       ->gpu;
 }
 
+CUcontext cudaContextOf(int64_t device, int64_t devices) {
+  return platform()
+      .devices[size_t(device % (devices / processLayout().count))]
+      ->context;
+}
+
 void cudaFatal(const char *format, ...) {
   va_list args;
   va_start(args, format);

@@ -113,6 +113,10 @@ int64_t cudaGpuCount();
 /// must be one of this process's.
 int cudaGpuOf(int64_t device, int64_t devices);
 
+/// The context (its GPU's primary context) of device `device` of a pmap of
+/// `devices`, one of this process's.
+cuda::CUcontext cudaContextOf(int64_t device, int64_t devices);
+
 /// Prints "pcc: error: [device D (GPU G): ]<message>" and ends the process
 /// with status 1.
 [[noreturn]] void cudaFatal(const char *format, ...)
