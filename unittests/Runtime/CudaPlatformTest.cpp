@@ -114,6 +114,11 @@ TEST(CudaPlatform, CollectivePathOneAxis) {
             CudaCollectivePath::Processes);
   EXPECT_EQ(chooseCollectivePath(1, dims, 1, {1, 4, 1}, true),
             CudaCollectivePath::Nccl);
+  // The simulated NCCL reaches the processes of one machine only.
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {4, 2, 2, false}, true),
+            CudaCollectivePath::Nccl);
+  EXPECT_EQ(chooseCollectivePath(1, dims, 1, {1, 4, 1, false}, true),
+            CudaCollectivePath::Processes);
 }
 
 TEST(CudaPlatform, CollectivePathGrid) {

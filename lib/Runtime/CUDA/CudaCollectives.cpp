@@ -387,9 +387,10 @@ CudaCollectivePath begin(Call &call) {
     const ProcessLayout &processes = processLayout();
     GroupPos local;
     bool spans = multiProcess() && slotHere(c, call.pos, local);
-    return chooseCollectivePath(
-        c.gridRank, c.dims, c.mask,
-        {cudaGpuCount(), processes.count, processes.localCount}, spans);
+    return chooseCollectivePath(c.gridRank, c.dims, c.mask,
+                                {cudaGpuCount(), processes.count,
+                                 processes.localCount, !isSimulated()},
+                                spans);
   }
   if (c.kind == Collective::Permute && c.sources[0] < 0)
     zeroAsync(*call.self, c.out, c.inBytes());
@@ -588,7 +589,9 @@ CudaCollectivePath pcc::runtime::chooseCollectivePath(int64_t gridRank,
     return CudaCollectivePath::Local;
   int64_t perProcess = devices / layout.processes;
   if (spansProcesses)
-    return perProcess * layout.processesPerMachine <= layout.gpus
+    return perProcess * layout.processesPerMachine <= layout.gpus &&
+                   (layout.ncclSpansMachines ||
+                    layout.processesPerMachine == layout.processes)
                ? CudaCollectivePath::Nccl
                : CudaCollectivePath::Processes;
   return perProcess <= layout.gpus ? CudaCollectivePath::Nccl

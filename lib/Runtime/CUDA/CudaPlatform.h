@@ -58,6 +58,8 @@ struct GpuLayout {
   int64_t gpus;
   int64_t processes = 1;
   int64_t processesPerMachine = 1;
+  /// Whether NCCL reaches other machines (the simulated one does not).
+  bool ncclSpansMachines = true;
 };
 
 /// The path of a collective over the axes `mask` of a grid `dims`, whose

@@ -50,6 +50,9 @@ struct Header {
   Fingerprint fingerprint;
   int64_t device = 0; ///< The sender's first member.
   uint64_t site = 0;  ///< siteHash of the call site's text.
+  /// Whether only headers travel (agreeAcrossProcesses: NCCL moves the
+  /// data next), so that processes that chose different ways are told.
+  uint64_t headersOnly = 0;
 };
 
 /// Inputs up to this many bytes in all travel in the header's message: one
@@ -226,8 +229,21 @@ void checkHeader(const Peer &peer, const GroupState &state, const char *op,
     failRun("internal error: two groups of devices share an MPI tag (" +
             std::to_string(state.tag) + "); please report it");
   if (other.number == own.number && other.fingerprint == own.fingerprint &&
-      other.site == own.site)
-    return;
+      other.site == own.site) {
+    if (other.headersOnly == own.headersOnly)
+      return;
+    auto way = [](const Header &header) {
+      return header.headersOnly ? " moves its data with NCCL (each device "
+                                  "of its machine has a GPU of its own)"
+                                : " moves its data through the host";
+    };
+    failRun(describe(state.site, op) + ": the processes of a group chose "
+            "different ways to run it: process " +
+            std::to_string(processLayout().rank) + way(own) + ", process " +
+            std::to_string(peer.process) + way(other) +
+            ". Run the same number of processes, with the same number of "
+            "GPUs, on every machine");
+  }
   static const char *const kKinds[] = {"pcc_all_reduce", "pcc_all_gather",
                                        "pcc_reduce_scatter", "pcc_all_to_all",
                                        "pcc_permute"};
@@ -421,6 +437,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   ++own.number;
   own.fingerprint = fingerprint;
   own.device = slot.memberDevice(0);
+  own.headersOnly = headersOnly;
   const char *site = currentCallSite().description;
   if (site != state->site) {
     own.site = siteHash(site);

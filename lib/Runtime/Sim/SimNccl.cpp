@@ -29,6 +29,8 @@
 #include <sched.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/random.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -194,9 +196,24 @@ static_assert(std::atomic<uint64_t>::is_always_lock_free,
 /// mailboxes (sparse, touched only where used) stay a few MiB of address.
 constexpr int kMaxSharedRanks = 1024;
 
+/// Bytes of randomness in an id beside the process and serial number, so
+/// that no id names what a crashed run left in /dev/shm.
+constexpr int kIdRandomBytes = 8;
+
+/// The header and rank table, then the mailboxes.
+size_t countersBytes(int size) {
+  return sizeof(SharedHeader) + size_t(size) * sizeof(SharedRank);
+}
 size_t sharedBytes(int size) {
-  return sizeof(SharedHeader) + size_t(size) * sizeof(SharedRank) +
-         size_t(size) * size_t(size) * sizeof(SharedPair);
+  return countersBytes(size) + size_t(size) * size_t(size) * sizeof(SharedPair);
+}
+
+/// Makes `fd` `bytes` long with the first `reserved` bytes allocated, so
+/// that a full /dev/shm is an error here rather than a SIGBUS when the
+/// pages are first touched.
+bool sizeShared(int fd, size_t bytes, size_t reserved) {
+  return ftruncate(fd, off_t(bytes)) == 0 &&
+         posix_fallocate(fd, 0, off_t(reserved)) == 0;
 }
 
 /// A mapping of a shared-memory object, remapped as it grows.
@@ -239,11 +256,14 @@ public:
   /// Creates or opens the header and creates this rank's segment; false if
   /// the rank already joined or shared memory fails.
   bool join(int gpu) {
+    joinDeadline =
+        std::chrono::steady_clock::now() + pcc::runtime::collectiveTimeout();
     int fd = shm_open(name.c_str(), O_CREAT | O_RDWR, 0600);
     if (fd < 0)
       return false;
     // Every rank sets the same size: growing from zero, never truncating.
-    bool sized = ftruncate(fd, off_t(sharedBytes(size))) == 0;
+    // The mailboxes stay sparse: only sends and receives touch them.
+    bool sized = sizeShared(fd, sharedBytes(size), countersBytes(size));
     void *at = sized ? mmap(nullptr, sharedBytes(size), PROT_READ | PROT_WRITE,
                             MAP_SHARED, fd, 0)
                      : MAP_FAILED;
@@ -263,11 +283,13 @@ public:
   /// Once every rank has joined: opens the peers' segments (then
   /// finishJoin). Like NCCL, fails when two ranks share a GPU.
   ncclResult_t openPeers() {
-    if (!waitUntil([&] { return header->joined.load() == size; }))
+    if (!waitUntil([&] { return header->joined.load() == size; },
+                   joinDeadline))
       return kSystemError;
-    for (int peer = 0; peer < size; ++peer)
-      if (peer != rank &&
-          rankState(peer).gpuPlusOne.load() == rankState(rank).gpuPlusOne.load())
+    // Every rank checks every pair, so that all of them fail alike.
+    std::set<int32_t> gpus;
+    for (int r = 0; r < size; ++r)
+      if (!gpus.insert(rankState(r).gpuPlusOne.load()).second)
         return kInvalidUsage;
     for (int peer = 0; peer < size; ++peer)
       if (peer != rank) {
@@ -281,21 +303,22 @@ public:
   }
   /// Once every rank has opened every segment: unlinks the names.
   bool finishJoin() {
-    if (!waitUntil([&] { return header->opened.load() == size; }))
+    if (!waitUntil([&] { return header->opened.load() == size; },
+                   joinDeadline))
       return false;
     shm_unlink(segmentName(rank).c_str());
     if (rank == 0)
       shm_unlink(name.c_str());
     return true;
   }
-  /// After a failed join: unlinks this rank's segment if it made one, and
-  /// the header once every rank has joined, so that nothing is left
-  /// behind (the communicator is unusable).
+  /// After a failed join: unlinks this rank's segment if it made one and
+  /// the header, and tells the peers, which then fail at once instead of
+  /// at the timeout (the communicator is unusable).
   void abandon() {
     if (segments[size_t(rank)].fd >= 0)
       shm_unlink(segmentName(rank).c_str());
-    if (header && header->joined.load() == size)
-      shm_unlink(name.c_str());
+    shm_unlink(name.c_str());
+    abort();
   }
 
   bool publish(int, const void *in, size_t bytes) override {
@@ -395,7 +418,7 @@ private:
     Mapping &own = segments[size_t(rank)];
     if (bytes <= own.bytes)
       return true;
-    if (ftruncate(own.fd, off_t(bytes)) != 0 || !own.cover(bytes))
+    if (!sizeShared(own.fd, bytes, bytes) || !own.cover(bytes))
       return false;
     rankState(rank).segmentBytes.store(bytes);
     return true;
@@ -404,8 +427,11 @@ private:
   /// processes wake nobody. False once aborted or after the collective
   /// timeout (a peer process that died).
   template <typename Pred> bool waitUntil(Pred done) {
-    auto deadline = std::chrono::steady_clock::now() +
-                    pcc::runtime::collectiveTimeout();
+    return waitUntil(done, std::chrono::steady_clock::now() +
+                               pcc::runtime::collectiveTimeout());
+  }
+  template <typename Pred>
+  bool waitUntil(Pred done, std::chrono::steady_clock::time_point deadline) {
     for (int round = 0; !done(); ++round) {
       if (header->aborted.load() ||
           (round % 64 == 0 && std::chrono::steady_clock::now() >= deadline))
@@ -421,6 +447,8 @@ private:
   int rank;
   std::string name;
   SharedHeader *header = nullptr;
+  /// Joining (every step of it) ends with an error past this.
+  std::chrono::steady_clock::time_point joinDeadline;
   std::vector<Mapping> segments;
 };
 
@@ -551,9 +579,16 @@ ncclResult_t ncclGetUniqueId(ncclUniqueId *id) {
   static std::atomic<uint64_t> serial{0};
   if (!id)
     return kInvalidArgument;
+  unsigned char random[kIdRandomBytes];
+  if (getrandom(random, sizeof(random), 0) != ssize_t(sizeof(random)))
+    return kSystemError;
   std::memset(id->internal, 0, sizeof(id->internal));
-  std::snprintf(id->internal, sizeof(id->internal), "%s%d-%llu", kIdPrefix,
-                int(getpid()), (unsigned long long)++serial);
+  int at = std::snprintf(id->internal, sizeof(id->internal), "%s%d-%llu-",
+                         kIdPrefix, int(getpid()),
+                         (unsigned long long)++serial);
+  for (unsigned char byte : random)
+    at += std::snprintf(id->internal + at, sizeof(id->internal) - size_t(at),
+                        "%02x", byte);
   return kSuccess;
 }
 
@@ -586,6 +621,22 @@ ncclResult_t finishJoins(const std::vector<ncclComm_t> &comms) {
   return result;
 }
 
+/// Each rank of a communicator across processes holds a descriptor per peer
+/// (to map its segment as it grows): a process with 32 ranks of a group of
+/// 64 holds 2048. Raises the soft limit on open files to the hard one,
+/// once, as MPI launchers do for their jobs.
+void raiseFileLimit() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    rlimit limit;
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 &&
+        limit.rlim_cur < limit.rlim_max) {
+      limit.rlim_cur = limit.rlim_max;
+      setrlimit(RLIMIT_NOFILE, &limit);
+    }
+  });
+}
+
 ncclResult_t ncclCommInitRank(ncclComm_t *comm, int count, ncclUniqueId id,
                               int rank) {
   if (!comm || count < 1 || count > kMaxSharedRanks || rank < 0 ||
@@ -595,6 +646,7 @@ ncclResult_t ncclCommInitRank(ncclComm_t *comm, int count, ncclUniqueId id,
   int gpu = pcc::sim::currentGpu();
   if (gpu < 0)
     return kInvalidUsage;
+  raiseFileLimit();
   auto clique = std::make_shared<SharedClique>(count, rank, id.internal);
   if (!clique->join(gpu)) {
     clique->abandon();
@@ -613,9 +665,11 @@ template <typename Task>
 ncclResult_t enqueueCollective(ncclComm_t comm, CUstream stream, Task task) {
   return pcc::sim::enqueue(stream,
                            [=] {
-                             return task(*comm->clique, comm->rank)
-                                        ? 0
-                                        : kAbortedTask;
+                             if (task(*comm->clique, comm->rank))
+                               return 0;
+                             // The peers stop waiting for this rank.
+                             comm->clique->abort();
+                             return kAbortedTask;
                            }) == 0
              ? kSuccess
              : kInvalidArgument;
@@ -767,10 +821,10 @@ ncclResult_t ncclGroupEnd() {
     return kSuccess;
   std::vector<ncclComm_t> comms;
   comms.swap(joining);
-  if (ncclResult_t result = finishJoins(comms); result != kSuccess)
-    return result;
   std::vector<PointToPoint> operations;
   operations.swap(pending);
+  if (ncclResult_t result = finishJoins(comms); result != kSuccess)
+    return result;
   return enqueuePointToPoint(std::move(operations));
 }
 
