@@ -555,38 +555,48 @@ GroupSlot *slotHere(const Collective &call, const GroupPos &pos,
   return findSlot(call, local, &here);
 }
 
-bool agreeAcrossProcesses(const Collective &call, const GroupPos &pos) {
-  GroupPos local;
+namespace {
+
+/// The steps that every collective between processes starts with: this
+/// process's members announce their buffers (none with `headersOnly`) and
+/// meet, the first of them swaps with the other processes (exchange), and
+/// they meet again. Returns their slot and sets `local`, or returns null
+/// for a group within this process.
+GroupSlot *startAcrossProcesses(const Collective &call, const GroupPos &pos,
+                                GroupPos &local, bool split,
+                                bool headersOnly) {
   GroupSlot *slot = slotHere(call, pos, local);
   if (!slot)
-    return false;
+    return nullptr;
   const char *op = call.name();
   Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
                           currentCallSite().shape};
   const Announcement *announced = publishAndMeet(
-      *slot, op, call.device, local, nullptr, nullptr, fingerprint);
+      *slot, op, call.device, local, headersOnly ? nullptr : call.in,
+      headersOnly ? nullptr : call.out, fingerprint);
   if (local.rank == 0)
-    exchange(*slot, call, pos, announced, fingerprint, /*split=*/false,
-             /*headersOnly=*/true);
+    exchange(*slot, call, pos, announced, fingerprint, split, headersOnly);
   meet(*slot, op, call.device, local);
-  return true;
+  return slot;
+}
+
+} // namespace
+
+bool agreeAcrossProcesses(const Collective &call, const GroupPos &pos) {
+  GroupPos local;
+  return startAcrossProcesses(call, pos, local, /*split=*/false,
+                              /*headersOnly=*/true) != nullptr;
 }
 
 bool runAcrossProcesses(const Collective &call, const GroupPos &pos) {
+  bool split =
+      call.kind == Collective::AllReduce && call.inBytes() >= kSplitBytes;
   GroupPos local;
-  GroupSlot *slot = slotHere(call, pos, local);
+  GroupSlot *slot = startAcrossProcesses(call, pos, local, split,
+                                         /*headersOnly=*/false);
   if (!slot)
     return false;
   const char *op = call.name();
-  Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
-                          currentCallSite().shape};
-  const Announcement *announced = publishAndMeet(
-      *slot, op, call.device, local, call.in, call.out, fingerprint);
-  bool split =
-      call.kind == Collective::AllReduce && call.inBytes() >= kSplitBytes;
-  if (local.rank == 0)
-    exchange(*slot, call, pos, announced, fingerprint, split);
-  meet(*slot, op, call.device, local);
   auto *state = static_cast<GroupState *>(slot->processState);
   Announcement *everyone = state->everyone.get();
   if (!split) {
