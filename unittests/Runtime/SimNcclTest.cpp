@@ -117,6 +117,7 @@ void runRank(int rank, const ncclUniqueId &id) {
   ASSERT_EQ(n.commInitRank(&r.comm, kRanks, id, rank), ncclSuccess);
   r.enqueue(n);
   r.check();
+  EXPECT_EQ(n.commDestroy(r.comm), ncclSuccess);
 }
 
 TEST(SimNccl, RanksInTwoProcesses) {
@@ -127,11 +128,20 @@ TEST(SimNccl, RanksInTwoProcesses) {
       "--gtest_filter=SimNccl.DISABLED_SecondProcess";
   std::string also = "--gtest_also_run_disabled_tests";
   char *argv[] = {self.data(), filter.data(), also.data(), nullptr};
-  ASSERT_EQ(setenv(kIdVariable, id.internal, 1), 0);
+  // The id, and this environment without GoogleTest's sharding and output
+  // (lit's), which would make the child run another test or none.
+  std::vector<std::string> variables = {kIdVariable + "="s + id.internal};
+  for (char **variable = environ; *variable; ++variable)
+    if (std::strncmp(*variable, "GTEST_", 6) != 0)
+      variables.push_back(*variable);
+  std::vector<char *> envp;
+  for (std::string &variable : variables)
+    envp.push_back(variable.data());
+  envp.push_back(nullptr);
   pid_t child = 0;
-  ASSERT_EQ(posix_spawn(&child, self.c_str(), nullptr, nullptr, argv, environ),
+  ASSERT_EQ(posix_spawn(&child, self.c_str(), nullptr, nullptr, argv,
+                        envp.data()),
             0);
-  unsetenv(kIdVariable);
   runRank(0, id);
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);
@@ -166,8 +176,10 @@ TEST(SimNccl, OneThreadCreatesTwoRanksInAGroup) {
   // The two ranks' work runs on their streams, meeting each other there.
   for (Rank &r : ranks)
     r.enqueue(n);
-  for (Rank &r : ranks)
+  for (Rank &r : ranks) {
     r.check();
+    EXPECT_EQ(n.commDestroy(r.comm), ncclSuccess);
+  }
 }
 
 TEST(SimNccl, RanksSharingAGpuAreRefused) {
@@ -180,6 +192,8 @@ TEST(SimNccl, RanksSharingAGpuAreRefused) {
   for (int rank = 0; rank < 2; ++rank)
     ASSERT_EQ(n.commInitRank(&comms[rank], kRanks, id, rank), ncclSuccess);
   EXPECT_EQ(n.groupEnd(), 5); // ncclInvalidUsage
+  for (ncclComm_t comm : comms)
+    EXPECT_EQ(n.commDestroy(comm), ncclSuccess);
 }
 
 TEST(SimNccl, BadIdsAndRanksAreRefused) {

@@ -83,6 +83,7 @@ const Nccl &nccl() {
     resolve(library, "ncclCommInitAll", table.commInitAll, true);
     resolve(library, "ncclGetUniqueId", table.getUniqueId, true);
     resolve(library, "ncclCommInitRank", table.commInitRank, true);
+    resolve(library, "ncclCommDestroy", table.commDestroy, true);
     resolve(library, "ncclAllReduce", table.allReduce, true);
     resolve(library, "ncclAllGather", table.allGather, true);
     resolve(library, "ncclReduceScatter", table.reduceScatter, true);

@@ -114,6 +114,9 @@ struct Nccl {
   /// ranks have joined (in every process).
   ncclResult_t (*commInitRank)(ncclComm_t *comm, int count, ncclUniqueId id,
                                int rank);
+  /// Frees a communicator whose work is complete (pcc keeps its
+  /// communicators for the life of the process; tests free theirs).
+  ncclResult_t (*commDestroy)(ncclComm_t comm);
   ncclResult_t (*allReduce)(const void *in, void *out, size_t count, int dtype,
                             int op, ncclComm_t comm, CUstream s);
   ncclResult_t (*allGather)(const void *in, void *out, size_t count, int dtype,

@@ -660,6 +660,15 @@ ncclResult_t ncclCommInitRank(ncclComm_t *comm, int count, ncclUniqueId id,
   return finishJoins({*comm});
 }
 
+/// Unlike NCCL, does not wait for the communicator's work: the caller must
+/// have synchronized its streams.
+ncclResult_t ncclCommDestroy(ncclComm_t comm) {
+  if (!comm)
+    return kInvalidArgument;
+  delete comm;
+  return kSuccess;
+}
+
 /// Queues `task` (a collective of rank `comm`) on `stream`.
 template <typename Task>
 ncclResult_t enqueueCollective(ncclComm_t comm, CUstream stream, Task task) {
@@ -844,8 +853,8 @@ ncclResult_t ncclCommAbort(ncclComm_t comm) {
 const Nccl &pcc::runtime::cuda::simulatedNccl() {
   static const Nccl nccl = {
       ncclGetErrorString, ncclGetLastError, ncclCommInitAll,
-      ncclGetUniqueId,    ncclCommInitRank, ncclAllReduce,
-      ncclAllGather,      ncclReduceScatter,
+      ncclGetUniqueId,    ncclCommInitRank, ncclCommDestroy,
+      ncclAllReduce,      ncclAllGather,    ncclReduceScatter,
       ncclBroadcast,      ncclSend,         ncclRecv,
       ncclGroupStart,     ncclGroupEnd,     ncclCommGetAsyncError,
       ncclCommAbort,
