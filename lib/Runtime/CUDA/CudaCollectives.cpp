@@ -116,6 +116,10 @@ struct Call {
   const char *op;
   /// The calling thread's device, set by begin().
   CudaDevice *self = nullptr;
+  /// For a group with members in other processes (set by begin()): where
+  /// this process's members meet, and the caller's place among them.
+  GroupSlot *here = nullptr;
+  GroupPos local{};
 
   Call(const Collective &c) : c(c), pos(checkAndLocate(c)), op(c.name()) {}
   GroupSlot &slot() const { return *findSlot(c, pos); }
@@ -133,15 +137,15 @@ struct NcclGroup {
 };
 
 /// The caller's communicator for its group, whose members are in several
-/// processes; `here` is the slot of this process's members and `local` the
-/// caller's place among them. On the group's first NCCL collective, the
+/// processes (call.here). On the group's first NCCL collective, the
 /// group's rank 0 makes a unique id, the host's collective between
 /// processes gives it to every member, and this process's first member
 /// creates the communicators of its members (ncclCommInitRank on each
 /// one's GPU, inside ncclGroupStart/ncclGroupEnd, which waits for every
 /// rank of the group), while the others wait for it as in communicator().
-ncclComm_t communicatorAcrossProcesses(const Call &call, GroupSlot &here,
-                                       const GroupPos &local) {
+ncclComm_t communicatorAcrossProcesses(const Call &call) {
+  GroupSlot &here = *call.here;
+  const GroupPos &local = call.local;
   if (!here.cudaState) {
     auto meet = [&] {
       pcc::runtime::meet(here, call.op, call.c.device, local);
@@ -193,11 +197,8 @@ ncclComm_t communicatorAcrossProcesses(const Call &call, GroupSlot &here,
 /// at once (ncclCommInitAll, on the members' GPUs in rank order), and they
 /// meet again.
 ncclComm_t communicator(const Call &call) {
-  if (multiProcess()) {
-    GroupPos local;
-    if (GroupSlot *here = slotHere(call.c, call.pos, local))
-      return communicatorAcrossProcesses(call, *here, local);
-  }
+  if (call.here)
+    return communicatorAcrossProcesses(call);
   GroupSlot &slot = call.slot();
   const GroupPos &pos = call.pos;
   // Safe without a lock: rank 0 writes cudaState only after every member
@@ -386,12 +387,12 @@ CudaCollectivePath begin(Call &call) {
   }
   if (call.pos.size > 1) {
     const ProcessLayout &processes = processLayout();
-    GroupPos local;
-    bool spans = multiProcess() && slotHere(c, call.pos, local);
+    if (multiProcess())
+      call.here = slotHere(c, call.pos, call.local);
     return chooseCollectivePath(c.gridRank, c.dims, c.mask,
                                 {cudaGpuCount(), processes.count,
                                  processes.localCount, !isSimulated()},
-                                spans);
+                                call.here != nullptr);
   }
   if (c.kind == Collective::Permute && c.sources[0] < 0)
     zeroAsync(*call.self, c.out, c.inBytes());
@@ -407,8 +408,8 @@ CudaCollectivePath begin(Call &call) {
 /// pair mismatched collectives and hang or read past a buffer. It costs one
 /// host meeting, small beside an NCCL call and the wait for its stream.
 void agree(const Call &call) {
-  if (multiProcess() && agreeAcrossProcesses(call.c, call.pos))
-    return;
+  if (call.here)
+    return agreeAcrossProcesses(call.c, call.pos, *call.here, call.local);
   publishAndMeet(call.slot(), call.op, call.c.device, call.pos, nullptr,
                  nullptr, call.fingerprint());
 }

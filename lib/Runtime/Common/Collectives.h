@@ -274,12 +274,12 @@ GroupSlot *slotHere(const Collective &call, const GroupPos &pos,
 /// and returns true; otherwise returns false.
 bool runAcrossProcesses(const Collective &call, const GroupPos &pos);
 
-/// If the group of `call` has members in other processes: checks that
-/// every member runs the same collective as `call` (the processes swap
-/// what they run, as runAcrossProcesses does before any data), ending the
-/// run with an error naming both otherwise, and returns true. Returns
-/// false for a group within this process.
-bool agreeAcrossProcesses(const Collective &call, const GroupPos &pos);
+/// For a group with members in other processes (`here` and `local` from
+/// slotHere): checks that every member runs the same collective as `call`
+/// (the processes swap what they run, as runAcrossProcesses does before any
+/// data), ending the run with an error naming both otherwise.
+void agreeAcrossProcesses(const Collective &call, const GroupPos &pos,
+                          GroupSlot &here, const GroupPos &local);
 
 /// Reduces `count` elements of `dtype` over `n` inputs in rank order (the
 /// semantics of pcc_all_reduce) into `out`, on the calling thread. `out` may

@@ -558,16 +558,12 @@ GroupSlot *slotHere(const Collective &call, const GroupPos &pos,
 namespace {
 
 /// The steps that every collective between processes starts with: this
-/// process's members announce their buffers (none with `headersOnly`) and
-/// meet, the first of them swaps with the other processes (exchange), and
-/// they meet again. Returns their slot and sets `local`, or returns null
-/// for a group within this process.
-GroupSlot *startAcrossProcesses(const Collective &call, const GroupPos &pos,
-                                GroupPos &local, bool split,
-                                bool headersOnly) {
-  GroupSlot *slot = slotHere(call, pos, local);
-  if (!slot)
-    return nullptr;
+/// process's members (meeting in `slot`, from slotHere) announce their
+/// buffers (none with `headersOnly`) and meet, the first of them swaps with
+/// the other processes (exchange), and they meet again.
+void startAcrossProcesses(const Collective &call, const GroupPos &pos,
+                          GroupSlot *slot, const GroupPos &local, bool split,
+                          bool headersOnly) {
   const char *op = call.name();
   Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
                           currentCallSite().shape};
@@ -577,25 +573,24 @@ GroupSlot *startAcrossProcesses(const Collective &call, const GroupPos &pos,
   if (local.rank == 0)
     exchange(*slot, call, pos, announced, fingerprint, split, headersOnly);
   meet(*slot, op, call.device, local);
-  return slot;
 }
 
 } // namespace
 
-bool agreeAcrossProcesses(const Collective &call, const GroupPos &pos) {
-  GroupPos local;
-  return startAcrossProcesses(call, pos, local, /*split=*/false,
-                              /*headersOnly=*/true) != nullptr;
+void agreeAcrossProcesses(const Collective &call, const GroupPos &pos,
+                          GroupSlot &here, const GroupPos &local) {
+  startAcrossProcesses(call, pos, &here, local, /*split=*/false,
+                       /*headersOnly=*/true);
 }
 
 bool runAcrossProcesses(const Collective &call, const GroupPos &pos) {
   bool split =
       call.kind == Collective::AllReduce && call.inBytes() >= kSplitBytes;
   GroupPos local;
-  GroupSlot *slot = startAcrossProcesses(call, pos, local, split,
-                                         /*headersOnly=*/false);
+  GroupSlot *slot = slotHere(call, pos, local);
   if (!slot)
     return false;
+  startAcrossProcesses(call, pos, slot, local, split, /*headersOnly=*/false);
   const char *op = call.name();
   auto *state = static_cast<GroupState *>(slot->processState);
   Announcement *everyone = state->everyone.get();
