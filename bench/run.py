@@ -20,6 +20,10 @@ plots (docs/benchmarks/*.png) and raw figures (docs/benchmarks/results.json).
     bench/run.py --only compile_scaling
                             measures compile time against program size
                             only, likewise
+    bench/run.py --only shared_machine
+                            measures K processes sharing the machine at
+                            once against the same runs one after another
+                            only, likewise
     bench/run.py --small    only psum and all_gather (or the collectives of
                             --only) of 8 B to 4 KiB at N = 2, where pcc and
                             Open MPI are closest, with 10 processes each
@@ -474,6 +478,66 @@ def bench_processes(pcc, tools, cfg):
                 sys.exit(f"bench: {command} printed {out!r}")
     return dict(collectives=rows, startup=dict(pcc=stats(ours),
                                                mpi=stats(theirs)))
+
+
+def bench_shared_machine(pcc, tools, cfg):
+    """K processes of N = 8 devices at once on the machine (a psum loop
+    each), threads pinned and unpinned, against the same K runs one after
+    another; and likewise K concurrent `mpirun -np 8` jobs of Open MPI's
+    MPI_Allreduce loop. Each figure is a wall time, the median of the
+    repetitions, taken in turns."""
+    n, steps, mpi_steps = 8, cfg["shared_steps"], cfg["shared_mpi_steps"]
+    x = exact_floats((n, 2), seed=n)
+    exe = pcc.compile("psum_loop.mlir", N=n, COUNT=2, STEPS=steps)
+    expected = np.broadcast_to(x.sum(axis=0), x.shape)
+    command = [exe, pcc.save("shared", x)]
+    jobs = {
+        "pcc, pinned": (command, {"PCC_PIN_THREADS": "1"}, expected),
+        "pcc, unpinned": (command, {"PCC_PIN_THREADS": "0"}, expected),
+        # mpi_collectives checks its result itself; each call is followed
+        # by an MPI_Reduce of its time, the same in both ways of running.
+        "Open MPI": (MPIRUN + ["-np", str(n), tools["mpi"], "allreduce", "2",
+                               str(mpi_steps), "1"], {}, None),
+    }
+
+    def together(cmd, env, expected, k):
+        """Seconds from starting `k` copies of `cmd` at once until the last
+        one ends; each one's output checked."""
+        start = time.perf_counter()
+        running = [subprocess.Popen(cmd, env=dict(os.environ, **env),
+                                    stdout=subprocess.PIPE,
+                                    stderr=subprocess.PIPE, text=True)
+                   for _ in range(k)]
+        outputs = [p.communicate() for p in running]
+        seconds = time.perf_counter() - start
+        for p, (out, err) in zip(running, outputs):
+            if p.returncode != 0:
+                sys.exit(f"bench: {cmd} failed:\n{err[-2000:]}")
+            if expected is not None:
+                check_printed(cmd[0], out, [expected])
+        return seconds
+
+    # The two ways take turns, and each repetition's ratio is kept: this
+    # VM's speed drifts (whole minutes at half speed), which a ratio of
+    # medians taken minutes apart would count.
+    samples = {(name, k): ([], [], []) for name in jobs
+               for k in cfg["shared_ks"]}
+    for _ in range(cfg["shared_repeat"]):
+        for k in cfg["shared_ks"]:
+            for name, job in jobs.items():
+                one_by_one, at_once, ratios = samples[(name, k)]
+                one_by_one.append(sum(together(*job, 1) for _ in range(k)))
+                at_once.append(together(*job, k))
+                ratios.append(at_once[-1] / one_by_one[-1])
+    rows = []
+    for (name, k), (one_by_one, at_once, ratios) in samples.items():
+        rows.append(dict(what=name, k=k, sequential=stats(one_by_one),
+                         concurrent=stats(at_once), ratio=stats(ratios)))
+        log(f"bench: shared machine, {name}, K={k}: one after another "
+            f"{human_seconds(rows[-1]['sequential']['median'])}, at once "
+            f"{human_seconds(rows[-1]['concurrent']['median'])}, ratio "
+            f"{rows[-1]['ratio']['median']:.2f}")
+    return dict(steps=steps, mpi_steps=mpi_steps, devices=n, rows=rows)
 
 
 def bench_latency(pcc, cfg):
@@ -1002,6 +1066,33 @@ def write_report(results, out_dir, command):
                   f"{human_seconds(t['wall']['max'])}), passes "
                   f"{phase(t, 'passes')}, codegen/JIT "
                   f"{phase(t, 'codegen/JIT')}.", ""]
+    if "shared_machine" in results:
+        shared = results["shared_machine"]
+        lines += ["## Processes sharing the machine", "",
+                  f"K processes at once, each with N = {shared['devices']} "
+                  f"devices running a loop of {shared['steps']:,} psums of "
+                  "8 B (bench/programs/psum_loop.mlir, compiled), against "
+                  "the same K runs one after another; threads pinned "
+                  "(`PCC_PIN_THREADS=1`, the default) and unpinned "
+                  "(`PCC_PIN_THREADS=0`). Beside them, K `mpirun -np "
+                  f"{shared['devices']}` jobs of {shared['mpi_steps']:,} "
+                  "MPI_Allreduce calls (bench/mpi_collectives.c) at once "
+                  "and one after another. Wall times from start to the "
+                  "last exit, medians (min–max) of the repetitions, the "
+                  "two ways taking turns; the ratio is the median of each "
+                  "repetition's.", "",
+                  "| runs | K | one after another | at once | at once / "
+                  "one after another, median (min–max) |",
+                  "|---|---|---|---|---|"]
+        for r in shared["rows"]:
+            s, c, q = r["sequential"], r["concurrent"], r["ratio"]
+            lines.append(
+                f"| {r['what']} | {r['k']} | {human_seconds(s['median'])} "
+                f"({human_seconds(s['min'])}–{human_seconds(s['max'])}) | "
+                f"{human_seconds(c['median'])} ({human_seconds(c['min'])}–"
+                f"{human_seconds(c['max'])}) | "
+                f"{q['median']:.2f} ({q['min']:.2f}–{q['max']:.2f}) |")
+        lines += [""]
     lines += results["notes"]
     with open(os.path.join(out_dir, "benchmarks.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -1118,6 +1209,17 @@ def targets(results):
             human_seconds(st["pcc"]["median"]),
             f"MPI_Init + MPI_Allreduce in C {human_seconds(st['mpi']['median'])}",
             f"{ratio:.2f}×", "≤ 1.5×", ratio <= 1.5)
+    shared = results.get("shared_machine")
+    for what in ("pcc, pinned", "pcc, unpinned"):
+        sel = [r for r in (shared or {}).get("rows", []) if r["what"] == what]
+        if not sel:
+            continue
+        worst = max(sel, key=lambda r: r["ratio"]["median"])
+        ratio = worst["ratio"]["median"]
+        row(f"{what[5:]}: K processes of 8 devices at once, every K: worst "
+            f"(K = {worst['k']})", human_seconds(worst["concurrent"]["median"]),
+            f"one after another {human_seconds(worst['sequential']['median'])}",
+            f"{ratio:.2f}×", "≤ 1.3×", ratio <= 1.3)
     d = results["dispatch"]
     row("dispatch: trivial 4-device pmap, per run",
         human_seconds(d["median"]), "—", "—", "≤ 20 µs", d["median"] <= 20e-6)
@@ -1174,7 +1276,7 @@ def targets(results):
 
 
 # What --only takes besides the collectives.
-OTHER_ONLY = ("processes", "compile_scaling")
+OTHER_ONLY = ("processes", "compile_scaling", "shared_machine")
 
 CONFIGS = {
     "full": dict(
@@ -1195,7 +1297,9 @@ CONFIGS = {
         compile_upstream_max_k=400,
         process_sizes=[8, 64, 512, 4 * KiB, 32 * KiB, 256 * KiB, MiB,
                        4 * MiB, 16 * MiB],
-        startup_repeat=7),
+        startup_repeat=7,
+        shared_ks=[1, 2, 4, 6], shared_steps=500000, shared_mpi_steps=10000,
+        shared_repeat=5),
     "small": dict(
         sizes=[8, 64, 512, 4 * KiB], devices=[2], repeat_small=2000,
         repeat_large=5, processes=10),
@@ -1208,7 +1312,9 @@ CONFIGS = {
         row_sum_shape=(16, 256), peak_bytes=4 * KiB,
         process_setups=[(2, 2)], process_sizes=[8], startup_repeat=1,
         compile_ks=[10, 20], compile_scaling_repeat=1, compile_params=4,
-        compile_upstream_max_k=10),
+        compile_upstream_max_k=10,
+        shared_ks=[1, 2], shared_steps=100, shared_mpi_steps=10,
+        shared_repeat=1),
 }
 
 
@@ -1299,6 +1405,9 @@ def main():
             if "compile_scaling" in kinds:
                 results["compile_scaling"] = bench_compile_scaling(
                     pcc, tools, cfg)
+            if "shared_machine" in kinds:
+                results["shared_machine"] = bench_shared_machine(
+                    pcc, tools, cfg)
             date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             remeasured = results.setdefault("remeasured", {})
             for k in kinds:
@@ -1325,6 +1434,7 @@ def main():
         results["peak_memory"] = bench_peak_memory(pcc, cfg)
         results["processes"] = bench_processes(pcc, tools, cfg)
         results["compile_scaling"] = bench_compile_scaling(pcc, tools, cfg)
+        results["shared_machine"] = bench_shared_machine(pcc, tools, cfg)
         results["targets"] = targets(results)
         results["notes"] = read_notes()
         write_report(results, out_dir, command)

@@ -17,10 +17,12 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -198,6 +200,49 @@ TEST(DevicePool, ThreadsArePinnedToDistinctCores) {
   EXPECT_EQ(CPU_COUNT(&cpus[0]), 1);
   EXPECT_EQ(CPU_COUNT(&cpus[1]), 1);
   EXPECT_FALSE(CPU_EQUAL(&cpus[0], &cpus[1]));
+}
+
+TEST(DevicePool, UnpinnedThreadsKeepToSharesOfTheCores) {
+  // PCC_PIN_THREADS is read once per process: the check runs in another.
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+    GTEST_SKIP() << "needs two cores";
+  pid_t child = spawnTest("DevicePool.DISABLED_UnpinnedShares",
+                          {"PCC_PIN_THREADS=0"});
+  ASSERT_GT(child, 0);
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+}
+
+// Run by UnpinnedThreadsKeepToSharesOfTheCores only: unpinned, the two
+// threads of a launch keep to disjoint sets of the allowed cores that
+// together cover them, so that they can never share one.
+TEST(DevicePool, DISABLED_UnpinnedShares) {
+  // This process inherits the affinity of the thread that started it, which
+  // earlier tests may have pinned: asking for every CPU gets back all that
+  // the process may use.
+  cpu_set_t allowed;
+  std::memset(&allowed, 0xff, sizeof(allowed));
+  ASSERT_EQ(sched_setaffinity(0, sizeof(allowed), &allowed), 0);
+  ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
+  if (CPU_COUNT(&allowed) < 2)
+    GTEST_SKIP() << "needs two cores";
+  HostThreads two(2);
+  std::vector<cpu_set_t> cpus(2);
+  ASSERT_EQ(runDevices(2,
+                       [&](int64_t d) {
+                         sched_getaffinity(0, sizeof(cpu_set_t), &cpus[d]);
+                       }),
+            0);
+  cpu_set_t both, common;
+  CPU_OR(&both, &cpus[0], &cpus[1]);
+  CPU_AND(&common, &cpus[0], &cpus[1]);
+  EXPECT_GT(CPU_COUNT(&cpus[0]), 0);
+  EXPECT_GT(CPU_COUNT(&cpus[1]), 0);
+  EXPECT_EQ(CPU_COUNT(&common), 0);
+  EXPECT_TRUE(CPU_EQUAL(&both, &allowed));
+  // Each keeps half of them (or one more).
+  EXPECT_LE(std::abs(CPU_COUNT(&cpus[0]) - CPU_COUNT(&cpus[1])), 1);
 }
 
 TEST(DevicePool, FibersSwitchInCollectives) {

@@ -12,12 +12,12 @@
 //===----------------------------------------------------------------------===//
 
 #include "CudaDriver.h"
+#include "RuntimeTestUtil.h"
 #include "Sim.h"
 
 #include "gtest/gtest.h"
 
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,8 +26,6 @@
 #include <cstring>
 #include <string>
 #include <vector>
-
-extern char **environ;
 
 using namespace pcc::runtime::cuda;
 using namespace std::string_literals;
@@ -124,24 +122,9 @@ TEST(SimNccl, RanksInTwoProcesses) {
   ncclUniqueId id;
   ASSERT_EQ(nccl().getUniqueId(&id), ncclSuccess);
   // The other rank: this binary again, running only the test below.
-  std::string self = "/proc/self/exe", filter =
-      "--gtest_filter=SimNccl.DISABLED_SecondProcess";
-  std::string also = "--gtest_also_run_disabled_tests";
-  char *argv[] = {self.data(), filter.data(), also.data(), nullptr};
-  // The id, and this environment without GoogleTest's sharding and output
-  // (lit's), which would make the child run another test or none.
-  std::vector<std::string> variables = {kIdVariable + "="s + id.internal};
-  for (char **variable = environ; *variable; ++variable)
-    if (std::strncmp(*variable, "GTEST_", 6) != 0)
-      variables.push_back(*variable);
-  std::vector<char *> envp;
-  for (std::string &variable : variables)
-    envp.push_back(variable.data());
-  envp.push_back(nullptr);
-  pid_t child = 0;
-  ASSERT_EQ(posix_spawn(&child, self.c_str(), nullptr, nullptr, argv,
-                        envp.data()),
-            0);
+  pid_t child = pcc::test::spawnTest("SimNccl.DISABLED_SecondProcess",
+                                     {kIdVariable + "="s + id.internal});
+  ASSERT_GT(child, 0);
   runRank(0, id);
   int status = 0;
   ASSERT_EQ(waitpid(child, &status, 0), child);

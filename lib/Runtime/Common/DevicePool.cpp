@@ -143,10 +143,20 @@ struct Pool {
   /// The CPUs the process may run on, when known.
   cpu_set_t allowedCpus;
   bool hasAffinity = false;
-  /// Where threads are pinned (PCC_PIN_THREADS, on by default): callers to
-  /// cpus[0], worker w to cpus[(w + 1) % size], the allowed CPUs in turn
-  /// from the one the first caller was on. Empty when not pinning.
+  /// The allowed CPUs in turn from the one the first caller was on; empty
+  /// when unknown or only one. The threads of a launch keep to shares of
+  /// them (cpuShare): pinned (PCC_PIN_THREADS, on by default), one CPU each;
+  /// unpinned, every T-th for T threads, within which the scheduler places
+  /// them. Either way no two threads of a launch share a core while they do
+  /// not outnumber the CPUs: unpinned threads left free to go anywhere
+  /// (which the scheduler's wake-up affinity favours) were put on one core
+  /// when several processes shared the machine, and then took turns there
+  /// at every collective, each a switch of threads (6 processes of 8
+  /// devices on 2 cores: 7x the time of the same runs one after another).
   std::vector<int> cpus;
+  bool pin = true;
+  /// How many shares the workers' CPUs are split in now (0: none yet).
+  int64_t workerShares = 0;
   bool initialized = false;
 };
 
@@ -162,14 +172,24 @@ Pool &pool() {
 /// are running them).
 thread_local bool isDeviceThread = false;
 
-/// Whether this caller thread has been pinned to cpus[0].
-thread_local bool isCallerPinned = false;
+/// How many shares this caller thread's CPUs are split in (0: none yet).
+thread_local int64_t callerShares = 0;
 
-/// The set of the one CPU `cpu`.
-cpu_set_t onlyCpu(int cpu) {
+/// How many shares the CPUs are split in for a launch on `threads` threads:
+/// one CPU each when pinned; otherwise one per thread, as long as there are
+/// CPUs enough.
+int64_t sharesFor(const Pool &p, int64_t threads) {
+  int64_t size = int64_t(p.cpus.size());
+  return p.pin ? size : std::min(threads, size);
+}
+
+/// The CPUs of thread `t` (0: the caller) when they are split in `shares`:
+/// cpus[i] for every i = t modulo `shares`.
+cpu_set_t cpuShare(const Pool &p, int64_t t, int64_t shares) {
   cpu_set_t set;
   CPU_ZERO(&set);
-  CPU_SET(cpu, &set);
+  for (size_t i = size_t(t % shares); i < p.cpus.size(); i += size_t(shares))
+    CPU_SET(p.cpus[i], &set);
   return set;
 }
 
@@ -189,10 +209,6 @@ void *workerMain(void *arg) {
   Worker *w = static_cast<Worker *>(arg);
   isDeviceThread = true;
   Pool &p = pool();
-  // Unless pinned, started away from the caller's core (see ensureWorkers);
-  // from now on the scheduler may place it anywhere the process may run.
-  if (p.cpus.empty() && p.hasAffinity)
-    sched_setaffinity(0, sizeof(p.allowedCpus), &p.allowedCpus);
   uint64_t seen = 0;
   for (;;) {
     w->wakeUp.wait(
@@ -293,7 +309,8 @@ bool initialize(Pool &p) {
     }
     pin = *text == '1';
   }
-  if (pin && p.hasAffinity && p.numCores > 1) {
+  p.pin = pin;
+  if (p.hasAffinity && p.numCores > 1) {
     int here = std::max(0, sched_getcpu());
     for (int k = 0; k < CPU_SETSIZE; ++k)
       if (CPU_ISSET((here + k) % CPU_SETSIZE, &p.allowedCpus))
@@ -318,22 +335,14 @@ bool ensureWorkers(Pool &p, int64_t n) {
   pthread_attr_getstacksize(&attr, &stackSize);
   if (stackSize < kDeviceStackSize)
     pthread_attr_setstacksize(&attr, kDeviceStackSize);
-  // Unpinned, a new thread may start on its creator's core and stay there,
-  // busy waiting with it, until the scheduler rebalances some milliseconds
-  // later: start it on another core (workerMain then lifts the restriction).
-  cpu_set_t elsewhere;
-  int here = sched_getcpu();
-  if (p.cpus.empty() && p.hasAffinity && here >= 0 &&
-      CPU_ISSET(here, &p.allowedCpus) && CPU_COUNT(&p.allowedCpus) > 1) {
-    elsewhere = p.allowedCpus;
-    CPU_CLR(here, &elsewhere);
-    pthread_attr_setaffinity_np(&attr, sizeof(elsewhere), &elsewhere);
-  }
+  // Started in its share (see launchOn), not on its creator's core, where
+  // it could stay, busy waiting with it, until the scheduler moved it.
+  int64_t shares = sharesFor(p, n + 1);
   bool ok = true;
   while (int64_t(p.workers.size()) < n) {
-    if (!p.cpus.empty()) {
-      cpu_set_t cpu = onlyCpu(p.cpus[(p.workers.size() + 1) % p.cpus.size()]);
-      pthread_attr_setaffinity_np(&attr, sizeof(cpu), &cpu);
+    if (shares > 0) {
+      cpu_set_t share = cpuShare(p, int64_t(p.workers.size()) + 1, shares);
+      pthread_attr_setaffinity_np(&attr, sizeof(share), &share);
     }
     Worker *w = new (std::nothrow) Worker;
     if (!w) {
@@ -363,15 +372,26 @@ bool ensureWorkers(Pool &p, int64_t n) {
 void launchOn(Pool &p, int64_t threads, int64_t num_devices,
               void (*body)(void *args, int64_t device), void *args,
               bool callerAsFibers) {
-  if (threads > 1 && !p.cpus.empty() && !isCallerPinned) {
-    cpu_set_t cpu = onlyCpu(p.cpus[0]);
-    sched_setaffinity(0, sizeof(cpu), &cpu);
-    isCallerPinned = true;
+  int64_t shares = sharesFor(p, threads);
+  if (threads > 1 && shares > 0) {
+    if (callerShares != shares) {
+      cpu_set_t share = cpuShare(p, 0, shares);
+      sched_setaffinity(0, sizeof(share), &share);
+      callerShares = shares;
+    }
+    if (p.workerShares != shares) {
+      for (size_t w = 0; w < p.workers.size(); ++w) {
+        cpu_set_t share = cpuShare(p, int64_t(w) + 1, shares);
+        pthread_setaffinity_np(p.workers[w]->thread, sizeof(share), &share);
+      }
+      p.workerShares = shares;
+    }
   }
   bool coreEach = threads <= p.numCores;
   setIfChanged(barrierSpinNanos, coreEach ? kBarrierSpinNanos : 0);
-  setIfChanged(spinnersMayShareCores,
-               p.cpus.empty() || threads > int64_t(p.cpus.size()));
+  // Unless each thread has a core of its own, a spinner yields now and
+  // then, in case the thread it waits for shares its core.
+  setIfChanged(spinnersMayShareCores, shares == 0 || threads > shares);
   setIfChanged(idleSpinNanos, coreEach ? kIdleSpinNanos : 0);
   p.remaining.store(threads - 1, std::memory_order_relaxed);
   uint64_t seq = ++p.sequence;
