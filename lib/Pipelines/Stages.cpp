@@ -144,6 +144,10 @@ void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useGenericFunctions = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
+  // Calls first, by the pass that looks their callees up in a symbol table:
+  // convert-to-llvm walks the module for each call's callee, time in the
+  // square of the number of functions.
+  pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertToLLVMPass());
   pcc::PCCConvertLaunchToLLVMOptions launchOptions;
   launchOptions.launchFunction = cuda ? "pcc_cuda_launch" : "pcc_launch";

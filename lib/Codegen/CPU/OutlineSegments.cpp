@@ -49,11 +49,10 @@ static bool isWork(Operation *op) {
          isa<pcc::spmd::RuntimeCallOp>(op);
 }
 
-/// A value the segment reads that it can make itself instead (a constant,
-/// a global's address): cloned into the segment, so that loop bounds stay
-/// constants there.
-static bool isRematerializable(Value value) {
-  Operation *op = value.getDefiningOp();
+/// Whether `op` makes a value from nothing (a constant, a global's
+/// address): a segment that reads it makes its own copy, so that loop
+/// bounds stay constants there and no segment passes such values on.
+static bool isRematerializable(Operation *op) {
   return op && op->getNumOperands() == 0 && op->getNumRegions() == 0 &&
          op->getNumResults() == 1 && isMemoryEffectFree(op);
 }
@@ -120,6 +119,11 @@ struct PCCOutlineSegmentsPass
     for (Operation &op : llvm::make_early_inc_range(block)) {
       int64_t size = 0;
       op.walk([&](Operation *) { ++size; });
+      // Left where it is (it costs nothing): moved with a run, its value
+      // would be an output of that segment and an argument of every later
+      // one that reads it (a psum's call site, for one).
+      if (isRematerializable(&op))
+        continue;
       if (size > maxSegmentOps || !isMovable(&op)) {
         flush();
         continue;
@@ -153,7 +157,8 @@ struct PCCOutlineSegmentsPass
             definer = operand.getParentBlock()->getParentOp();
           if (isInside(definer))
             continue;
-          (isRematerializable(operand) ? rematerialized : inputs)
+          (isRematerializable(operand.getDefiningOp()) ? rematerialized
+                                                       : inputs)
               .insert(operand);
         }
       });

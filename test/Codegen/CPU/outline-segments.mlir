@@ -2,12 +2,14 @@
 // RUN: pcc-opt %s -split-input-file --pcc-outline-segments | FileCheck %s --check-prefix=SMALL
 
 // Runs of work between runtime calls move into functions of their own;
-// constants are cloned into them, other values read become arguments and
-// values read later become results. Runtime calls move too, in pieces of
-// at most max-segment-ops ops; a stack allocation stays, and cuts the run.
+// constants stay and are cloned into them, other values read become
+// arguments and values read later become results. Runtime calls move too,
+// in pieces of at most max-segment-ops ops; a stack allocation stays, and
+// cuts the run.
 // CHECK-LABEL: func.func @body
 // CHECK-SAME: (%[[DEV:.*]]: i64, %[[X:.*]]: memref<8xf32>, %[[N:.*]]: index)
-// CHECK-NEXT: %[[S0:.*]] = call @body_segment0(%[[X]], %[[DEV]], %[[N]]) : (memref<8xf32>, i64, index) -> memref<8xf32>
+// CHECK-NOT: call
+// CHECK: %[[S0:.*]] = call @body_segment0(%[[X]], %[[DEV]], %[[N]]) : (memref<8xf32>, i64, index) -> memref<8xf32>
 // CHECK-NEXT: %[[STACK:.*]] = memref.alloca() : memref<8xf32>
 // CHECK-NEXT: call @body_segment1(%[[S0]], %[[STACK]], %[[DEV]])
 // CHECK-NEXT: return
@@ -82,6 +84,42 @@ func.func @host(%x: memref<2xf32>, %n: index) {
     linalg.fill ins(%one : f32) outs(%x : memref<2xf32>)
     spmd.launch @device devices 2 () outs(%x) : () -> memref<2xf32>
     linalg.fill ins(%one : f32) outs(%x : memref<2xf32>)
+  }
+  return
+}
+
+// -----
+
+// A value made from nothing (here a global's address, as a collective's
+// call site is) that several segments read stays in the function: each
+// segment makes its own, rather than the first returning it and the others
+// taking it as an argument.
+// CHECK-LABEL: func.func @sites
+// CHECK: call @sites_segment0(%{{.*}}, %{{.*}}) : (i64, memref<8xf32>) -> ()
+// CHECK: call @sites_segment1(%{{.*}}, %{{.*}}) : (i64, memref<8xf32>) -> ()
+// CHECK-LABEL: func.func private @sites_segment0
+// CHECK: memref.get_global @site
+// CHECK-LABEL: func.func private @sites_segment1
+// CHECK: memref.get_global @site
+memref.global "private" constant @site : memref<2xi8> = dense<[1, 0]>
+func.func @sites(%device: i64, %m: memref<8xf32>) {
+  %site = memref.get_global @site : memref<2xi8>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c1 step %c1 {
+    spmd.runtime_call @note(%device, %site) outs(%m) : (i64, memref<2xi8>) -> memref<8xf32>
+  }
+  scf.for %i = %c0 to %c1 step %c1 {
+    spmd.runtime_call @note(%device, %site) outs(%m) : (i64, memref<2xi8>) -> memref<8xf32>
+  }
+  scf.for %i = %c0 to %c1 step %c1 {
+    spmd.runtime_call @note(%device, %site) outs(%m) : (i64, memref<2xi8>) -> memref<8xf32>
+  }
+  scf.for %i = %c0 to %c1 step %c1 {
+    spmd.runtime_call @note(%device, %site) outs(%m) : (i64, memref<2xi8>) -> memref<8xf32>
+  }
+  scf.for %i = %c0 to %c1 step %c1 {
+    spmd.runtime_call @note(%device, %site) outs(%m) : (i64, memref<2xi8>) -> memref<8xf32>
   }
   return
 }
