@@ -186,17 +186,23 @@ TEST(DevicePool, PmapsRunTheFasterWay) {
   EXPECT_TRUE(pthread_equal(run.threadOf[1], run.caller));
 }
 
-TEST(DevicePool, ThreadsArePinnedToDistinctCores) {
-  // (This thread's own affinity is no guide: earlier runs pinned it.)
-  if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || std::getenv("PCC_PIN_THREADS"))
-    GTEST_SKIP() << "needs two cores and the default PCC_PIN_THREADS";
+/// The CPUs each of two devices on two threads may run on.
+std::vector<cpu_set_t> cpusOfTwoDevices() {
   HostThreads two(2);
   std::vector<cpu_set_t> cpus(2);
-  ASSERT_EQ(runDevices(2,
+  EXPECT_EQ(runDevices(2,
                        [&](int64_t d) {
                          sched_getaffinity(0, sizeof(cpu_set_t), &cpus[d]);
                        }),
             0);
+  return cpus;
+}
+
+TEST(DevicePool, ThreadsArePinnedToDistinctCores) {
+  // (This thread's own affinity is no guide: earlier runs pinned it.)
+  if (sysconf(_SC_NPROCESSORS_ONLN) < 2 || std::getenv("PCC_PIN_THREADS"))
+    GTEST_SKIP() << "needs two cores and the default PCC_PIN_THREADS";
+  std::vector<cpu_set_t> cpus = cpusOfTwoDevices();
   EXPECT_EQ(CPU_COUNT(&cpus[0]), 1);
   EXPECT_EQ(CPU_COUNT(&cpus[1]), 1);
   EXPECT_FALSE(CPU_EQUAL(&cpus[0], &cpus[1]));
@@ -227,13 +233,7 @@ TEST(DevicePool, DISABLED_UnpinnedShares) {
   ASSERT_EQ(sched_getaffinity(0, sizeof(allowed), &allowed), 0);
   if (CPU_COUNT(&allowed) < 2)
     GTEST_SKIP() << "needs two cores";
-  HostThreads two(2);
-  std::vector<cpu_set_t> cpus(2);
-  ASSERT_EQ(runDevices(2,
-                       [&](int64_t d) {
-                         sched_getaffinity(0, sizeof(cpu_set_t), &cpus[d]);
-                       }),
-            0);
+  std::vector<cpu_set_t> cpus = cpusOfTwoDevices();
   cpu_set_t both, common;
   CPU_OR(&both, &cpus[0], &cpus[1]);
   CPU_AND(&common, &cpus[0], &cpus[1]);
