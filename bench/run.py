@@ -1210,13 +1210,14 @@ def targets(results):
             f"MPI_Init + MPI_Allreduce in C {human_seconds(st['mpi']['median'])}",
             f"{ratio:.2f}×", "≤ 1.5×", ratio <= 1.5)
     shared = results.get("shared_machine")
-    for what in ("pcc, pinned", "pcc, unpinned"):
-        sel = [r for r in (shared or {}).get("rows", []) if r["what"] == what]
+    for threads in ("pinned", "unpinned"):
+        sel = [r for r in (shared or {}).get("rows", [])
+               if r["what"] == f"pcc, {threads}"]
         if not sel:
             continue
         worst = max(sel, key=lambda r: r["ratio"]["median"])
         ratio = worst["ratio"]["median"]
-        row(f"{what[5:]}: K processes of 8 devices at once, every K: worst "
+        row(f"{threads}: K processes of 8 devices at once, every K: worst "
             f"(K = {worst['k']})", human_seconds(worst["concurrent"]["median"]),
             f"one after another {human_seconds(worst['sequential']['median'])}",
             f"{ratio:.2f}×", "≤ 1.3×", ratio <= 1.3)

@@ -117,13 +117,13 @@ struct PCCOutlineSegmentsPass
       hasWork = false;
     };
     for (Operation &op : llvm::make_early_inc_range(block)) {
-      int64_t size = 0;
-      op.walk([&](Operation *) { ++size; });
       // Left where it is (it costs nothing): moved with a run, its value
       // would be an output of that segment and an argument of every later
       // one that reads it (a psum's call site, for one).
       if (isRematerializable(&op))
         continue;
+      int64_t size = 0;
+      op.walk([&](Operation *) { ++size; });
       if (size > maxSegmentOps || !isMovable(&op)) {
         flush();
         continue;
