@@ -1,7 +1,7 @@
-//===- Compile.cpp - pcc driver: from source to a callable entry ---------===//
+//===- Compile.cpp - pcc driver: from source to the lowered program -------===//
 //
 // Implements the front half of pcc/Driver/Driver.h: the entry's boundary
-// signature, the pipelines and the JIT (Executable.cpp has the rest).
+// signature and the pipelines (Jit.cpp and Executable.cpp have the rest).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,12 +12,10 @@
 #include "pcc/Runtime/RuntimeABI.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Pass/PassManager.h"
-#include "llvm/ExecutionEngine/Orc/Mangling.h"
 
 #include "llvm/Support/SourceMgr.h"
 #include <numeric>
@@ -240,49 +238,4 @@ LogicalResult pcc::driver::lowerProgram(ModuleOp module, llvm::StringRef entry,
     pcc::buildCudaPipeline(pm, options);
   }
   return failure(failed(pm.run(module)) || failed(verify(module)));
-}
-
-/// The runtime's functions that lowered programs call, by name, for the JIT
-/// (the driver links the runtime): every one of RuntimeABI.def.
-static llvm::orc::SymbolMap
-getRuntimeSymbols(llvm::orc::MangleAndInterner interner) {
-  llvm::orc::SymbolMap symbols;
-  auto add = [&](const std::string &name, auto *function) {
-    symbols[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(function),
-                               llvm::JITSymbolFlags::Exported};
-  };
-#define PCC_RUNTIME_FUNCTION(name, backend) add(#name, &name);
-#define PCC_TRANSLATION_FUNCTION(name) add(#name, &name);
-#include "pcc/Runtime/RuntimeABI.def"
-#define PCC_ADD_COLLECTIVE(collective, suffix, reduces)                        \
-  add("_mlir_ciface_pcc_mlir_" #collective "_" #suffix,                        \
-      &_mlir_ciface_pcc_mlir_##collective##_##suffix);
-#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
-  PCC_COLLECTIVE_ENTRY_POINTS(PCC_ADD_COLLECTIVE, suffix, reducible)
-#include "pcc/Runtime/RuntimeABI.def"
-#undef PCC_ADD_COLLECTIVE
-  return symbols;
-}
-
-llvm::Expected<CompiledProgram> pcc::driver::jitCompile(ModuleOp module) {
-  ExecutionEngineOptions options;
-  // No target machine: given the host's (AVX-512 here), the optimizer made
-  // more code of a step of 200 pmeans over 64 elements, and compiling it
-  // took twice as long (1.1 s against 2.6 s).
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
-                                            /*targetMachine=*/nullptr);
-  options.transformer = optimize;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Default;
-  auto engine = ExecutionEngine::create(module, options);
-  if (!engine)
-    return engine.takeError();
-  (*engine)->registerSymbols(getRuntimeSymbols);
-  auto entry = (*engine)->lookupPacked("_mlir_ciface__pcc_entry");
-  if (!entry)
-    return entry.takeError();
-  (*engine)->initialize();
-  CompiledProgram program;
-  program.engine = std::move(*engine);
-  program.entry = *entry;
-  return program;
 }

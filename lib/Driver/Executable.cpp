@@ -56,10 +56,7 @@ llvm::Error pcc::driver::writePTX(ModuleOp module, llvm::raw_ostream &os) {
   return llvm::Error::success();
 }
 
-/// Adds `void _pcc_program_entry(void **args)`, which calls
-/// `_mlir_ciface__pcc_entry` with the descriptor pointer each args[i]
-/// points to: the packed form the JIT's lookupPacked also produces.
-static llvm::Error addPackedEntry(llvm::Module &module) {
+llvm::Error pcc::driver::addPackedEntry(llvm::Module &module) {
   llvm::Function *entry = module.getFunction("_mlir_ciface__pcc_entry");
   if (!entry)
     return llvm::createStringError("the lowered program has no "
@@ -165,29 +162,44 @@ pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
     return machine.takeError();
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
   llvmModule->setDataLayout((*machine)->createDataLayout());
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
-                                            machine->get());
-  if (llvm::Error error = optimize(llvmModule.get()))
+  if (llvm::Error error = optimizeHostCode(*llvmModule, **machine))
     return std::move(error);
   return llvmModule;
 }
 
-/// Compiles `module` into a host object file in memory.
-static llvm::Expected<llvm::SmallVector<char, 0>>
-emitObject(llvm::Module &module, llvm::StringRef targetCPU) {
-  auto machine = createTargetMachine(targetCPU);
-  if (!machine)
-    return machine.takeError();
+llvm::Error pcc::driver::optimizeHostCode(llvm::Module &module,
+                                          llvm::TargetMachine &machine) {
+  // A buffer from the runtime's allocator is fresh memory. Knowing it, the
+  // vectorizer needs no run-time check that a result overlaps an operand,
+  // nor a scalar copy of each loop for when it does.
+  if (llvm::Function *allocator =
+          module.getFunction("_mlir_memref_to_llvm_aligned_alloc"))
+    allocator->addRetAttr(llvm::Attribute::NoAlias);
+  return makeOptimizingTransformer(/*optLevel=*/2, /*sizeLevel=*/0,
+                                   &machine)(&module);
+}
+
+llvm::Expected<llvm::SmallVector<char, 0>>
+pcc::driver::emitObject(llvm::Module &module, llvm::TargetMachine &machine) {
   // Emitted into memory first: the code generator seeks back in what it
   // writes, which a pipe ('-o -') cannot do.
   llvm::SmallVector<char, 0> object;
   llvm::raw_svector_ostream buffer(object);
   llvm::legacy::PassManager passes;
-  if ((*machine)->addPassesToEmitFile(passes, buffer, nullptr,
-                                      llvm::CodeGenFileType::ObjectFile))
+  if (machine.addPassesToEmitFile(passes, buffer, nullptr,
+                                  llvm::CodeGenFileType::ObjectFile))
     return llvm::createStringError("the code generator cannot emit objects");
   passes.run(module);
   return object;
+}
+
+/// The host object file of `module` for `targetCPU`, in memory.
+static llvm::Expected<llvm::SmallVector<char, 0>>
+emitObjectFor(llvm::Module &module, llvm::StringRef targetCPU) {
+  auto machine = createTargetMachine(targetCPU);
+  if (!machine)
+    return machine.takeError();
+  return emitObject(module, **machine);
 }
 
 /// Writes `bytes` into the open `os` for `path`.
@@ -203,7 +215,7 @@ static llvm::Error writeBytes(llvm::raw_fd_ostream &os, llvm::StringRef path,
 
 llvm::Error pcc::driver::writeObject(llvm::Module &module, llvm::StringRef path,
                                      llvm::StringRef targetCPU) {
-  auto object = emitObject(module, targetCPU);
+  auto object = emitObjectFor(module, targetCPU);
   if (!object)
     return object.takeError();
   std::error_code ec;
@@ -342,7 +354,7 @@ static llvm::Error linkExecutable(llvm::StringRef object, Backend backend,
 llvm::Error pcc::driver::writeExecutable(llvm::Module &module, Backend backend,
                                          llvm::StringRef output,
                                          llvm::StringRef targetCPU) {
-  auto bytes = emitObject(module, targetCPU);
+  auto bytes = emitObjectFor(module, targetCPU);
   if (!bytes)
     return bytes.takeError();
   TemporaryFile object;

@@ -140,9 +140,12 @@ void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
   // signature.
   pm.addPass(pcc::createPCCLowerRuntimeCalls());
   // Buffers come from the runtime's allocator, which enforces the memory
-  // limit (cuda: managed memory).
+  // limit (cuda: managed memory), aligned by it: a pointer rounded up by
+  // integer arithmetic would hide from LLVM that a buffer is fresh memory
+  // (see optimizeHostCode).
   FinalizeMemRefToLLVMConversionPassOptions memrefOptions;
   memrefOptions.useGenericFunctions = true;
+  memrefOptions.useAlignedAlloc = true;
   pm.addPass(createFinalizeMemRefToLLVMConversionPass(memrefOptions));
   // Calls first, by the pass that looks their callees up in a symbol table:
   // convert-to-llvm walks the module for each call's callee, time in the

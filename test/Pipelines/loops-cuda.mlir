@@ -4,7 +4,7 @@
 // RUN: pcc-opt %S/loops.mlir --split-input-file --pass-pipeline="builtin.module(pcc-cuda-pipeline)" | FileCheck %s --check-prefix=CUDA
 // CUDA-LABEL: llvm.func @main_pmap(
 // CUDA: llvm.cond_br
-// CUDA-NOT: _mlir_memref_to_llvm_alloc
+// CUDA-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CUDA-NOT: llvm.alloca
 // CUDA: llvm.call @_pcc_call_pcc_mlir_all_reduce_i64_0(
 // CUDA-NOT: llvm.alloca
@@ -14,10 +14,10 @@
 // are freed when it returns, and nothing is allocated per step.
 // CUDA-LABEL: llvm.func @main_pmap(
 // CUDA: llvm.cond_br
-// CUDA-NOT: _mlir_memref_to_llvm_alloc
+// CUDA-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CUDA: %[[K:.*]] = llvm.intr.stacksave
-// CUDA-NOT: _mlir_memref_to_llvm_alloc
+// CUDA-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CUDA: gpu.launch_func
 // CUDA-NEXT: llvm.intr.stackrestore %[[K]]
-// CUDA-NOT: _mlir_memref_to_llvm_alloc
+// CUDA-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CUDA: llvm.return

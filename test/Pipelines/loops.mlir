@@ -6,12 +6,12 @@
 // RUN: pcc-opt %s --split-input-file --pass-pipeline="builtin.module(pcc-cpu-pipeline)" | FileCheck %s
 
 // CHECK-LABEL: llvm.func @main_pmap(
-// CHECK: llvm.call @_mlir_memref_to_llvm_alloc
+// CHECK: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // CHECK: llvm.cond_br
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
+// CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.alloca
 // CHECK: llvm.call @_pcc_call_pcc_mlir_all_reduce_i64_0(
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
+// CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.alloca
 // CHECK: llvm.return
 // CHECK-LABEL: llvm.func @_pcc_call_pcc_mlir_all_reduce_i64_0(
@@ -41,13 +41,13 @@ func.func @main() -> tensor<8xi64> {
 // has the reduction accumulate into the loop's own value, buffer loop
 // hoisting moves the others out).
 // CHECK-LABEL: llvm.func @main_pmap(
-// CHECK-COUNT-3: llvm.call @_mlir_memref_to_llvm_alloc
+// CHECK-COUNT-3: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // CHECK: llvm.cond_br
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
+// CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK: llvm.call @_pcc_call_pcc_mlir_all_gather_f32_0(
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
+// CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK: llvm.br ^bb1
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
+// CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK: llvm.return
 #id = affine_map<(d0) -> (d0)>
 func.func @main(%x0: tensor<2x4xf32>) -> tensor<2x4xf32> {

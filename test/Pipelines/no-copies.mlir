@@ -5,7 +5,7 @@
 // RUN: pcc-opt %s --split-input-file --pass-pipeline="builtin.module(pcc-cpu-pipeline)" | FileCheck %s
 
 // CHECK-LABEL: module
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
+// CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.intr.memcpy
 // CHECK: llvm.call @_mlir_ciface_pcc_mlir_all_reduce_f32
 func.func @main(%x: tensor<2x1024xf32>) -> tensor<2x1024xf32> {
@@ -19,7 +19,7 @@ func.func @main(%x: tensor<2x1024xf32>) -> tensor<2x1024xf32> {
 // -----
 
 // CHECK-LABEL: module
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
+// CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.intr.memcpy
 // CHECK: llvm.call @_mlir_ciface_pcc_mlir_all_gather_f32
 func.func @main(%x: tensor<2x1024xf32>) -> tensor<2x2048xf32> {
@@ -33,10 +33,10 @@ func.func @main(%x: tensor<2x1024xf32>) -> tensor<2x2048xf32> {
 // -----
 
 // CHECK-LABEL: module
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
+// CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.intr.memcpy
 // CHECK: llvm.fmul
-// CHECK-NOT: _mlir_memref_to_llvm_alloc
+// CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.intr.memcpy
 #id = affine_map<(d0) -> (d0)>
 func.func @main(%a: tensor<2x1024xf32>, %b: tensor<2x1024xf32>,

@@ -5,7 +5,6 @@
 llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr)
 llvm.func @_mlir_ciface_pcc_mlir_all_reduce_f32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr)
 llvm.func @pcc_cuda_launch(i64, !llvm.ptr, !llvm.ptr)
-llvm.func @_mlir_memref_to_llvm_alloc(i64) -> !llvm.ptr
 llvm.func @_mlir_memref_to_llvm_aligned_alloc(i64, i64) -> !llvm.ptr
 llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)
 // Storage of the program's own, without an initializer (GPU shared memory).

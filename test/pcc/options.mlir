@@ -24,6 +24,7 @@
 // VERBOSE-NEXT: pcc: parse: {{[0-9.]+}} s
 // VERBOSE-NEXT: pcc: passes: {{[0-9.]+}} s
 // VERBOSE-NEXT: pcc: codegen/JIT: {{[0-9.]+}} s
+// VERBOSE-NEXT: pcc: codegen threads: 1
 // VERBOSE-NEXT: pcc: run: {{[0-9.]+}} s
 
 // DEVICES: pcc: devices: 4 (host threads)

@@ -3,7 +3,7 @@
 // `pcc run PROGRAM.mlir [ARG.npy ...]` parses and verifies a program, lowers
 // it with the backend's pipeline (pcc::buildCpuPipeline, whose devices are
 // host threads of the pcc runtime, or pcc::buildCudaPipeline, one GPU or a
-// share of one per device), JIT-compiles it with MLIR's ExecutionEngine and
+// share of one per device), JIT-compiles it in memory (Jit.cpp) and
 // calls the entry function through the C interface of its `@_pcc_entry`
 // wrapper, passing the `.npy` arguments and result buffers as memref
 // descriptors; each result is then printed as NumPy prints it.
@@ -34,6 +34,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/FileSystem.h"
@@ -107,6 +109,12 @@ cl::opt<std::string>
               cl::desc("pcc compile: the host CPU the executable is for "
                        "('native' for this machine's)"),
               cl::value_desc("CPU"), cl::init(kDefaultTargetCPU.str()));
+
+cl::opt<unsigned> codegenThreads(
+    "codegen-threads", cl::cat(pccCategory),
+    cl::desc("pcc run: the most threads that generate a large program's "
+             "code (default 0: one per CPU the process may use)"),
+    cl::value_desc("N"), cl::init(0));
 
 /// The run options (pcc/Host/RunOptions.h), which compiled executables take
 /// too: registerRunOptions makes an llvm::cl option of each, and
@@ -439,7 +447,7 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
                             memoryLimit)))
       return failure();
     timer.endCompilePhase("passes");
-    auto jitted = jitCompile(*program.module);
+    auto jitted = jitCompile(*program.module, codegenThreads);
     if (!jitted) {
       reportError("cannot JIT-compile the program: " +
                   llvm::toString(jitted.takeError()));
@@ -447,6 +455,9 @@ static LogicalResult compileForRun(llvm::StringRef programPath,
     }
     compiled.program = std::move(*jitted);
     timer.endCompilePhase("codegen/JIT");
+    if (runOptions.verbose)
+      llvm::errs() << "pcc: codegen threads: "
+                   << compiled.program.codegenThreads << "\n";
     return success();
   });
 }

@@ -190,9 +190,6 @@ TEST_F(Cuda, MemoryFunctions) {
   EXPECT_EQ(reinterpret_cast<uintptr_t>(aligned) % 256, 0u);
   static_cast<char *>(aligned)[99] = 1;
   _mlir_memref_to_llvm_free(aligned);
-  void *plain = _mlir_memref_to_llvm_alloc(10);
-  static_cast<char *>(plain)[9] = 1;
-  _mlir_memref_to_llvm_free(plain);
 
   int64_t descriptor[5] = {0, 0, 0, 1, 1};
   mgpuMemHostRegisterMemRef(1, descriptor, 4);

@@ -41,7 +41,8 @@ TEST(Memory, FreedBuffersNoLongerCount) {
   LimitGuard guard(1 << 20);
   // 100 x 600 KiB in turn fit under 1 MiB only if each free is counted.
   for (int i = 0; i < 100; ++i)
-    _mlir_memref_to_llvm_free(_mlir_memref_to_llvm_alloc(600 << 10));
+    _mlir_memref_to_llvm_free(
+        _mlir_memref_to_llvm_aligned_alloc(64, 600 << 10));
 }
 
 TEST(MemoryDeathTest, ABufferOverTheLimitEndsTheProcess) {
@@ -49,8 +50,8 @@ TEST(MemoryDeathTest, ABufferOverTheLimitEndsTheProcess) {
   EXPECT_EXIT(
       {
         pcc_set_memory_limit(1 << 20);
-        void *held = _mlir_memref_to_llvm_alloc(600 << 10);
-        _mlir_memref_to_llvm_alloc(600 << 10);
+        void *held = _mlir_memref_to_llvm_aligned_alloc(64, 600 << 10);
+        _mlir_memref_to_llvm_aligned_alloc(64, 600 << 10);
         _mlir_memref_to_llvm_free(held);
       },
       testing::ExitedWithCode(1),
@@ -60,7 +61,7 @@ TEST(MemoryDeathTest, ABufferOverTheLimitEndsTheProcess) {
 
 TEST(MemoryDeathTest, AnImpossibleBufferEndsTheProcess) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(_mlir_memref_to_llvm_alloc(uint64_t(1) << 62),
+  EXPECT_EXIT(_mlir_memref_to_llvm_aligned_alloc(64, uint64_t(1) << 62),
               testing::ExitedWithCode(1),
               "pcc: error: the program asked for a buffer of "
               "4611686018427387904 bytes");

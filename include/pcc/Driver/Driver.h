@@ -12,7 +12,6 @@
 
 #include "pcc/Host/Host.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Support/LLVM.h"
 
@@ -23,7 +22,11 @@ namespace llvm {
 class LLVMContext;
 class Module;
 class SourceMgr;
+class TargetMachine;
 class raw_ostream;
+namespace orc {
+class LLJIT;
+} // namespace orc
 } // namespace llvm
 
 namespace pcc::driver {
@@ -92,17 +95,52 @@ mlir::LogicalResult lowerProgram(mlir::ModuleOp module, llvm::StringRef entry,
                                  Backend backend, const CudaOptions &cuda = {},
                                  int64_t memoryLimit = 0);
 
-/// A JIT-compiled program and its entry point.
-struct CompiledProgram {
-  std::unique_ptr<mlir::ExecutionEngine> engine;
-  /// `_mlir__mlir_ciface__pcc_entry`: takes a pointer to each descriptor
-  /// pointer.
+/// A JIT-compiled program, linked in memory: its code lives as long as
+/// this does.
+class CompiledProgram {
+public:
+  CompiledProgram();
+  CompiledProgram(CompiledProgram &&other) noexcept;
+  CompiledProgram &operator=(CompiledProgram &&other) noexcept;
+  /// Runs the program's destructors (the cuda pipeline unloads its kernels
+  /// in them), then frees its code.
+  ~CompiledProgram();
+
+  /// `_pcc_program_entry` (see addPackedEntry): takes a pointer to each
+  /// descriptor pointer.
   void (*entry)(void **) = nullptr;
+  /// How many threads generated its code, one part of the module each.
+  unsigned codegenThreads = 0;
+
+private:
+  friend llvm::Expected<CompiledProgram> jitCompile(mlir::ModuleOp module,
+                                                    unsigned threads);
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  void (*destructors)() = nullptr;
 };
 
-/// JIT-compiles a module in the LLVM dialect at -O2; calls to the pcc runtime
-/// resolve to the driver's own copy of it.
-llvm::Expected<CompiledProgram> jitCompile(mlir::ModuleOp module);
+/// JIT-compiles a module in the LLVM dialect at -O2 for this machine's CPU;
+/// calls to the pcc runtime resolve to the driver's own copy of it. The code
+/// of a large module is generated on up to `threads` threads (0: one per
+/// CPU the process may use).
+llvm::Expected<CompiledProgram> jitCompile(mlir::ModuleOp module,
+                                           unsigned threads = 0);
+
+/// Adds `void _pcc_program_entry(void **args)`, which calls
+/// `_mlir_ciface__pcc_entry` with the descriptor pointer each args[i]
+/// points to: how both the JIT and an executable's main() call a program.
+llvm::Error addPackedEntry(llvm::Module &module);
+
+/// The host object file of `module`, for `machine`, in memory.
+llvm::Expected<llvm::SmallVector<char, 0>>
+emitObject(llvm::Module &module, llvm::TargetMachine &machine);
+
+/// Runs LLVM's -O2 pipeline on the host code of a lowered program for
+/// `machine`'s CPU, telling the optimizer first what it cannot see of the
+/// runtime (its allocator returns fresh memory). Both the JIT and `pcc
+/// compile` optimize with it.
+llvm::Error optimizeHostCode(llvm::Module &module,
+                             llvm::TargetMachine &machine);
 
 /// Writes the kernels of a module lowered with KernelFormat::PTX as text.
 llvm::Error writePTX(mlir::ModuleOp module, llvm::raw_ostream &os);

@@ -300,11 +300,12 @@ void *pcc_cuda_alloc(int64_t bytes);
 void pcc_cuda_free(void *ptr);
 
 /// MLIR's generic allocation functions, which memref.alloc / memref.dealloc
-/// call in both pipelines (memref-to-llvm use-generic-functions). Once the
-/// cuda platform is in use they go to pcc_cuda_alloc / pcc_cuda_free (an
-/// alignment above 256 bytes is an error); otherwise they hand out host
-/// memory counted against the memory limit (pcc_set_memory_limit).
-void *_mlir_memref_to_llvm_alloc(uint64_t size);
+/// call in both pipelines (finalize-memref-to-llvm with use-generic-functions
+/// and use-aligned-alloc). Once the cuda platform is in use they go to
+/// pcc_cuda_alloc / pcc_cuda_free (an alignment above 256 bytes is an
+/// error); otherwise they hand out host memory counted against the memory
+/// limit (pcc_set_memory_limit). The allocator's buffers are fresh memory,
+/// which the compiler tells LLVM's optimizer.
 void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment, uint64_t size);
 void _mlir_memref_to_llvm_free(void *ptr);
 
@@ -375,8 +376,8 @@ _Float16 __truncsfbf2(float value);
 
 /// The most bytes a program's host buffers may hold at once (0: the
 /// machine's physical memory, the default). Generated code allocates
-/// buffers through MLIR's generic functions (_mlir_memref_to_llvm_alloc,
-/// _mlir_memref_to_llvm_aligned_alloc, _mlir_memref_to_llvm_free), which
+/// buffers through MLIR's generic functions
+/// (_mlir_memref_to_llvm_aligned_alloc, _mlir_memref_to_llvm_free), which
 /// the runtime implements: managed memory on the cuda platform; on the host,
 /// a buffer that would exceed the limit, or that the machine cannot
 /// provide, ends the process with status 1 and a message giving the size.

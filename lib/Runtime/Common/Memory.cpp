@@ -116,12 +116,6 @@ void pcc::runtime::activateGpuPlatform(const GpuPlatform *platform) {
   gpuPlatform.store(platform, std::memory_order_release);
 }
 
-extern "C" void *_mlir_memref_to_llvm_alloc(uint64_t size) {
-  if (const GpuPlatform *gpu = activeGpuPlatform())
-    return gpu->alloc(1, size);
-  return hostAlloc(alignof(Header), size);
-}
-
 extern "C" void *_mlir_memref_to_llvm_aligned_alloc(uint64_t alignment,
                                                     uint64_t size) {
   if (const GpuPlatform *gpu = activeGpuPlatform())

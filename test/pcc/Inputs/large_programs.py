@@ -3,8 +3,9 @@
 of K mulf + psum steps, a training step with one pmean per parameter
 tensor) through `pcc run` and checks their results against NumPy: the
 outlining of large functions (pcc-outline-segments) and the constants
-cloned per use (pcc-clone-tensor-constants) must not change a bit. Also
-checks that the programs were large enough to be outlined.
+cloned per use (pcc-clone-tensor-constants) must not change a bit, nor
+must generating the code in parts on several threads (--codegen-threads).
+Also checks that the programs were large enough to be outlined.
 
     large_programs.py PCC SCRATCH_DIR
 """
@@ -22,12 +23,17 @@ import run as bench  # noqa: E402
 bench.np = np
 
 
-def pcc_run(pcc, source, args):
+def pcc_run(pcc, source, args, backend="cpu"):
+    """The result of `pcc run` and how many threads generated its code."""
     saved = source + ".results"
-    subprocess.run([pcc, "run", source, "--backend=cpu", *args,
-                    f"--save-results={saved}"], check=True,
-                   stdout=subprocess.DEVNULL)
-    return np.load(os.path.join(saved, "result0.npy"))
+    run = subprocess.run([pcc, "run", source, f"--backend={backend}",
+                          "--verbose",
+                          *args, f"--save-results={saved}"], check=True,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                         text=True)
+    threads = [line.split(":")[-1].strip() for line in run.stderr.splitlines()
+               if line.startswith("pcc: codegen threads:")]
+    return np.load(os.path.join(saved, "result0.npy")), threads[0]
 
 
 def outlined_functions(pcc, source):
@@ -44,12 +50,31 @@ def main():
         source = os.path.join(scratch, f"chain{k}.mlir")
         with open(source, "w") as f:
             f.write(bench.psum_chain(k))
-        got = pcc_run(pcc, source, [])
+        got, _ = pcc_run(pcc, source, [])
         expected = bench.psum_chain_expected(k)
         if not np.array_equal(got, expected):
             sys.exit(f"chain K={k}: got {got}, NumPy {expected}")
         print(f"chain K={k}: equal to NumPy bit for bit, "
               f"outlined: {outlined_functions(pcc, source) > 0}")
+    source = os.path.join(scratch, "chain1600.mlir")
+    with open(source, "w") as f:
+        f.write(bench.psum_chain(1600))
+    expected = bench.psum_chain_expected(1600)
+    for threads in (1, 2, 3):
+        got, used = pcc_run(pcc, source, [f"--codegen-threads={threads}"])
+        if not np.array_equal(got, expected):
+            sys.exit(f"chain K=1600 on {threads} threads: got {got}, "
+                     f"NumPy {expected}")
+        print(f"chain K=1600, --codegen-threads={threads}: equal to NumPy "
+              f"bit for bit, code generated on {used}")
+    # The cuda pipeline loads its kernels in the module's constructors,
+    # which the JIT gathers before it splits the module.
+    source = os.path.join(scratch, "chain400.mlir")
+    got, used = pcc_run(pcc, source, ["--codegen-threads=2"], "cuda-sim")
+    if not np.array_equal(got, bench.psum_chain_expected(400)):
+        sys.exit(f"chain K=400 on cuda-sim: got {got}")
+    print(f"chain K=400 on cuda-sim, --codegen-threads=2: equal to NumPy bit "
+          f"for bit, code generated on {used}")
     x = np.arange(128, dtype=np.float32).reshape(2, 64) / 128
     inputs = os.path.join(scratch, "x.npy")
     np.save(inputs, x)
@@ -57,7 +82,7 @@ def main():
         source = os.path.join(scratch, f"train{params}.mlir")
         with open(source, "w") as f:
             f.write(bench.train_step(params))
-        got = pcc_run(pcc, source, [inputs])
+        got, _ = pcc_run(pcc, source, [inputs])
         expected = bench.train_step_expected(params, x)
         if not np.array_equal(got, expected):
             sys.exit(f"train step, {params} pmeans: got {got}, "
