@@ -254,18 +254,20 @@ llvm::Expected<CompiledProgram> pcc::driver::jitCompile(ModuleOp module,
   if (!entry)
     return entry.takeError();
   program.entry = *entry;
-  if (llvmModule->getFunction(kDestructors)) {
-    auto destructors = lookUp<void()>(*program.jit, kDestructors);
-    if (!destructors)
-      return destructors.takeError();
-    program.destructors = *destructors;
+  // Both looked up first: the destructors run only after the constructors.
+  void (*constructors)() = nullptr, (*destructors)() = nullptr;
+  for (auto [name, function] : {std::pair(kConstructors, &constructors),
+                                std::pair(kDestructors, &destructors)}) {
+    if (!llvmModule->getFunction(name))
+      continue;
+    auto address = lookUp<void()>(*program.jit, name);
+    if (!address)
+      return address.takeError();
+    *function = *address;
   }
-  if (llvmModule->getFunction(kConstructors)) {
-    auto constructors = lookUp<void()>(*program.jit, kConstructors);
-    if (!constructors)
-      return constructors.takeError();
-    (*constructors)();
-  }
+  if (constructors)
+    constructors();
+  program.destructors = destructors;
   return program;
 }
 
