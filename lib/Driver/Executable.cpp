@@ -56,10 +56,7 @@ llvm::Error pcc::driver::writePTX(ModuleOp module, llvm::raw_ostream &os) {
   return llvm::Error::success();
 }
 
-/// Adds `void _pcc_program_entry(void **args)`, which calls
-/// `_mlir_ciface__pcc_entry` with the descriptor pointer each args[i]
-/// points to.
-static llvm::Error addPackedEntry(llvm::Module &module) {
+llvm::Error pcc::driver::addPackedEntry(llvm::Module &module) {
   llvm::Function *entry = module.getFunction("_mlir_ciface__pcc_entry");
   if (!entry)
     return llvm::createStringError("the lowered program has no "
@@ -96,13 +93,6 @@ static void internalizeProgram(llvm::Module &module) {
     if (value.getName() == "main")
       value.setName("_pcc_program_function_main");
   }
-}
-
-llvm::Error pcc::driver::exposePackedEntry(llvm::Module &module) {
-  if (llvm::Error error = addPackedEntry(module))
-    return error;
-  internalizeProgram(module);
-  return llvm::Error::success();
 }
 
 static void addConstant(llvm::Module &module, llvm::StringRef name,
@@ -152,8 +142,9 @@ pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
       translateModuleToLLVMIR(module, context, "pcc-program");
   if (!llvmModule)
     return llvm::createStringError("cannot translate the program to LLVM IR");
-  if (llvm::Error error = exposePackedEntry(*llvmModule))
+  if (llvm::Error error = addPackedEntry(*llvmModule))
     return std::move(error);
+  internalizeProgram(*llvmModule);
   addConstant(*llvmModule, "_pcc_program_signature",
               llvm::ConstantDataArray::getString(
                   context, host::encodeSignature(signature)));

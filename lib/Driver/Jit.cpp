@@ -14,6 +14,7 @@
 
 #include "pcc/Runtime/RuntimeABI.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Bitcode/BitcodeWriter.h"
@@ -102,18 +103,6 @@ static void gatherStructors(llvm::Module &module, bool destructors,
   array->eraseFromParent();
 }
 
-/// The object of `module` for a machine of `machines`.
-static llvm::Expected<llvm::SmallVector<char, 0>>
-compileModule(llvm::Module &module,
-              const llvm::orc::JITTargetMachineBuilder &machines) {
-  // A builder of its own: creating a machine is not const.
-  llvm::orc::JITTargetMachineBuilder builder = machines;
-  auto machine = builder.createTargetMachine();
-  if (!machine)
-    return machine.takeError();
-  return emitObject(module, **machine);
-}
-
 /// The objects of `module`'s host code, generated on up to `threads`
 /// threads (0: one per CPU the process may use), as many as the module's
 /// size is worth (kInstructionsPerPart).
@@ -132,7 +121,11 @@ generateObjects(llvm::Module &module,
         /*RequiresNullTerminator=*/false));
   };
   if (parts == 1) {
-    auto object = compileModule(module, machines);
+    llvm::orc::JITTargetMachineBuilder builder = machines;
+    auto machine = builder.createTargetMachine();
+    if (!machine)
+      return machine.takeError();
+    auto object = emitObject(module, **machine);
     if (!object)
       return object.takeError();
     addObject(std::move(*object));
@@ -160,7 +153,12 @@ generateObjects(llvm::Module &module,
         context);
     if (!part)
       return part.takeError();
-    auto object = compileModule(**part, machines);
+    // A builder of its own: creating a machine is not const.
+    llvm::orc::JITTargetMachineBuilder builder = machines;
+    auto machine = builder.createTargetMachine();
+    if (!machine)
+      return machine.takeError();
+    auto object = emitObject(**part, **machine);
     if (!object)
       return object.takeError();
     outputs[index] = std::move(*object);
@@ -196,6 +194,15 @@ static llvm::Expected<Function *> lookUp(llvm::orc::LLJIT &jit,
 
 llvm::Expected<CompiledProgram> pcc::driver::jitCompile(ModuleOp module,
                                                         unsigned threads) {
+  // Only the entry is called from outside: everything else is internal, so
+  // that the optimizer may specialize functions for their callers (the call
+  // stubs of the collectives lose their constant arguments) and drop the
+  // unused.
+  module.walk([](LLVM::LLVMFuncOp function) {
+    if (!function.isExternal() &&
+        function.getSymName() != "_mlir_ciface__pcc_entry")
+      function.setLinkage(LLVM::Linkage::Internal);
+  });
   auto machines = llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!machines)
     return machines.takeError();
@@ -215,9 +222,7 @@ llvm::Expected<CompiledProgram> pcc::driver::jitCompile(ModuleOp module,
     return llvm::createStringError("cannot translate the program to LLVM IR");
   llvmModule->setTargetTriple((*optimizerMachine)->getTargetTriple());
   llvmModule->setDataLayout((*optimizerMachine)->createDataLayout());
-  // Only the entry is called from outside: the collectives' call stubs,
-  // internal, lose their constant arguments to the optimizer.
-  if (llvm::Error error = exposePackedEntry(*llvmModule))
+  if (llvm::Error error = addPackedEntry(*llvmModule))
     return std::move(error);
   if (llvm::Error error = optimizeHostCode(*llvmModule, **optimizerMachine))
     return std::move(error);

@@ -106,7 +106,7 @@ public:
   /// in them), then frees its code.
   ~CompiledProgram();
 
-  /// `_pcc_program_entry` (see exposePackedEntry): takes a pointer to each
+  /// `_pcc_program_entry` (see addPackedEntry): takes a pointer to each
   /// descriptor pointer.
   void (*entry)(void **) = nullptr;
   /// How many threads generated its code, one part of the module each.
@@ -129,11 +129,7 @@ llvm::Expected<CompiledProgram> jitCompile(mlir::ModuleOp module,
 /// Adds `void _pcc_program_entry(void **args)`, which calls
 /// `_mlir_ciface__pcc_entry` with the descriptor pointer each args[i]
 /// points to: how both the JIT and an executable's main() call a program.
-/// Everything else the program defines becomes internal but other
-/// `_pcc_program_*` symbols, so that the optimizer may specialize functions
-/// for their callers and drop the unused, and the linker takes no program
-/// function for a C library's.
-llvm::Error exposePackedEntry(llvm::Module &module);
+llvm::Error addPackedEntry(llvm::Module &module);
 
 /// The host object file of `module`, for `machine`, in memory.
 llvm::Expected<llvm::SmallVector<char, 0>>
