@@ -53,6 +53,7 @@ EXACT = {"f16": 2048, "bf16": 256, "f32": 2 ** 24, "f64": 2 ** 53}
 AXES = ("a", "b", "c")
 # What runs each command: mpirun with --processes.
 LAUNCHER = []
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 # Where devices run: the environment of each `pcc run` configuration.
 # Each backend's configurations: environment and extra flags of `pcc run`.
@@ -1128,7 +1129,7 @@ def main():
             print(f"// result{index}:", array.tolist())
         return 0
     if options.processes > 1:
-        LAUNCHER[:] = ["mpirun", "--allow-run-as-root", "--oversubscribe",
+        LAUNCHER[:] = [os.path.join(ROOT, "scripts", "mpirun.sh"),
                        "-np", str(options.processes)]
     if options.keep:
         os.makedirs(options.keep, exist_ok=True)

@@ -53,8 +53,9 @@ if count_gpus() > 0:
     config.available_features.add("cuda")
 
 # Runs on several processes: Open MPI's mpirun, and the MPI shim this build
-# made (without mpi.h at build time there is none). As root, Open MPI needs
-# to be told it may run; more processes than cores need --oversubscribe.
+# made (without mpi.h at build time there is none). scripts/mpirun.sh runs
+# mpirun as root, oversubscribed, and in a temporary directory of its own, as
+# several tests start mpirun at once.
 def has_mpi():
     import shutil
     return shutil.which("mpirun") is not None and os.path.exists(
@@ -64,7 +65,7 @@ def has_mpi():
 if has_mpi():
     config.available_features.add("mpi")
     config.substitutions.append(
-        ("%mpirun", "mpirun --allow-run-as-root --oversubscribe"))
+        ("%mpirun", os.path.join(config.pcc_src_root, "scripts", "mpirun.sh")))
 
 # The benchmark harness's baselines and plots (scripts/setup.sh installs
 # them): Open MPI, OpenBLAS, matplotlib, mlir-runner.
