@@ -14,10 +14,14 @@
  *                                      sum once); of regular and
  *                                      non-temporal stores, the faster
  *
- * Like the benchmarks, repetitions cycle through enough buffers (64 MiB per
- * thread) that none finds its data in cache.
- *   bounds sgemm SIZE REPEAT           seconds for one OpenBLAS sgemm of
- *                                      SIZE^3 on one thread
+ *   bounds sgemm M N K TRANS_A TRANS_B REPEAT
+ *                                      seconds for one OpenBLAS sgemm of an
+ *                                      M x K by K x N product on one thread,
+ *                                      A stored as K x M if TRANS_A is 1, B
+ *                                      as N x K if TRANS_B is 1
+ *
+ * Like the benchmarks, the bandwidth modes' repetitions cycle through
+ * enough buffers (64 MiB per thread) that none finds its data in cache.
  */
 #define _GNU_SOURCE
 #include <cblas.h>
@@ -161,21 +165,22 @@ static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
   }
 }
 
-static void sgemm(int size, int repeat) {
+static void sgemm(int m, int n, int k, int transA, int transB, int repeat) {
   openblas_set_num_threads(1);
-  size_t n = (size_t)size * size;
-  float *a = malloc(n * sizeof(float)), *b = malloc(n * sizeof(float)),
-        *c = malloc(n * sizeof(float));
+  float *a = malloc((size_t)m * k * sizeof(float)),
+        *b = malloc((size_t)k * n * sizeof(float)),
+        *c = malloc((size_t)m * n * sizeof(float));
   if (!a || !b || !c)
     fail("out of memory");
-  for (size_t i = 0; i < n; ++i) {
+  for (size_t i = 0; i < (size_t)m * k; ++i)
     a[i] = (float)(i % 13) - 6;
+  for (size_t i = 0; i < (size_t)k * n; ++i)
     b[i] = (float)(i % 7) - 3;
-  }
   for (int r = 0; r < repeat; ++r) {
     double t0 = now();
-    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, size, size, size,
-                1.0f, a, size, b, size, 0.0f, c, size);
+    cblas_sgemm(CblasRowMajor, transA ? CblasTrans : CblasNoTrans,
+                transB ? CblasTrans : CblasNoTrans, m, n, k, 1.0f, a,
+                transA ? m : k, b, transB ? k : n, 0.0f, c, n);
     printf("%.9f\n", now() - t0);
   }
 }
@@ -192,14 +197,16 @@ int main(int argc, char **argv) {
       fail("THREADS, REPEAT and STREAMS must be positive, BYTES at least 64");
     bandwidth(reduceMode ? REDUCE : !strcmp(mode, "read") ? READ : COPY,
               threads, bytes & ~(size_t)63, repeat, streams);
-  } else if (argc == 4 && !strcmp(mode, "sgemm")) {
-    int size = atoi(argv[2]), repeat = atoi(argv[3]);
-    if (size <= 0 || repeat <= 0)
-      fail("SIZE and REPEAT must be positive");
-    sgemm(size, repeat);
+  } else if (argc == 8 && !strcmp(mode, "sgemm")) {
+    int m = atoi(argv[2]), n = atoi(argv[3]), k = atoi(argv[4]);
+    int repeat = atoi(argv[7]);
+    if (m <= 0 || n <= 0 || k <= 0 || repeat <= 0)
+      fail("M, N, K and REPEAT must be positive");
+    sgemm(m, n, k, atoi(argv[5]), atoi(argv[6]), repeat);
   } else {
     fail("usage: bounds copy|read THREADS BYTES REPEAT | bounds reduce "
-         "THREADS BYTES REPEAT STREAMS | bounds sgemm SIZE REPEAT");
+         "THREADS BYTES REPEAT STREAMS | bounds sgemm M N K TRANS_A TRANS_B "
+         "REPEAT");
   }
   return 0;
 }

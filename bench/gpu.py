@@ -52,7 +52,8 @@ def programs(cfg):
     out = {
         "fma": ("fma.mlir", dict(N=1, COUNT=cfg["fma_count"]), []),
         "row_sum": ("row_sum.mlir", dict(N=1, ROWS=rows, COLS=cols), []),
-        "matmul_f32": ("matmul.mlir", dict(N=1, SIZE=size), []),
+        "matmul_f32": ("matmul.mlir",
+                       harness.matmul_params(1, size, size, size), []),
         "matmul_bf16": ("matmul_bf16.mlir", dict(N=1, SIZE=size), []),
     }
     for nbytes in cfg["psum_bytes"]:

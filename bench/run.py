@@ -55,7 +55,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BENCH = os.path.join(ROOT, "bench")
 PACKAGES = ["openmpi-bin", "libopenmpi-dev", "libopenblas-dev",
-            "python3-numpy", "python3-matplotlib", "mlir-22-tools"]
+            "python3-numpy", "python3-matplotlib", "python3-mpi4py",
+            "mlir-22-tools"]
 np = None  # NumPy, imported once the packages are there
 KiB, MiB = 1024, 1024 * 1024
 MLIR_BIN = "/usr/lib/llvm-22/bin"
@@ -187,18 +188,19 @@ class Pcc:
         return path
 
     def time(self, exe, args, repeat, rotate, expected=None, processes=1,
-             launcher=()):
+             launcher=(), env=None):
         """Runs `exe` in `processes` processes, each `repeat` times cycling
         through `rotate` copies of its buffers after a first pass over the
         copies (warm_up); returns the timed runs' seconds. Several processes
         average over the luck of thread placement. What each prints is
         compared with `expected` (NumPy arrays). `launcher` (mpirun ...)
-        goes in front of the command."""
+        goes in front of the command; `env` adds to the environment."""
         times = []
         copies, runs = warm_up(repeat, rotate)
         for _ in range(processes):
             result = run([*launcher, exe, *args, f"--repeat={runs}",
-                          f"--rotate={copies}"])
+                          f"--rotate={copies}"],
+                         env=dict(os.environ, **(env or {})))
             these = [float(m.group(1)) for m in
                      re.finditer(r"^pcc: run \d+/\d+: ([0-9.e+-]+) s$",
                                  result.stderr, re.M)]
@@ -278,7 +280,7 @@ def exact_floats(shape, seed):
 
 def measure_bounds(tools, cfg):
     """Bandwidth in bytes/s (copy counts read plus written) for 1 and 2
-    threads, and OpenBLAS sgemm seconds."""
+    threads."""
     bounds = {}
     nbytes = cfg["bound_bytes"]
     for mode in ("copy", "read"):
@@ -290,9 +292,6 @@ def measure_bounds(tools, cfg):
             bounds[f"{mode}{threads}"] = dict(
                 seconds, bandwidth=moved / seconds["median"],
                 peak=moved / seconds["min"])
-    out = run([tools["bounds"], "sgemm", str(cfg["matmul"]),
-               str(cfg["matmul_repeat"])]).stdout.split()
-    bounds["sgemm"] = stats([float(x) for x in out])
     return bounds
 
 
@@ -791,15 +790,127 @@ def bench_row_sum(pcc, tools, cfg):
                 bound=stats(bound))
 
 
-def bench_matmul(pcc, cfg, bounds):
-    size = cfg["matmul"]
-    a = exact_floats((1, size, size), seed=5)
-    b = exact_floats((1, size, size), seed=6)
-    exe = pcc.compile("matmul.mlir", N=1, SIZE=size)
-    args = [pcc.save("ma", a), pcc.save("mb", b)]
-    ours = stats(pcc.time(exe, args, cfg["matmul_repeat"], 1, [a @ b],
-                          cfg["processes"]))
-    return dict(size=size, pcc=ours, openblas=bounds["sgemm"])
+def matmul_params(devices, m, n, k, transpose_a=False, transpose_b=False):
+    """bench/programs/matmul.mlir's placeholders for an m x k by k x n
+    product per device, A stored as k x m if `transpose_a`, B as n x k if
+    `transpose_b`."""
+    return dict(DEVICES=devices, A=f"{k}x{m}" if transpose_a else f"{m}x{k}",
+                B=f"{n}x{k}" if transpose_b else f"{k}x{n}", C=f"{m}x{n}",
+                A_MAP="(k, m)" if transpose_a else "(m, k)",
+                B_MAP="(n, k)" if transpose_b else "(k, n)")
+
+
+def bench_matmul(pcc, tools, cfg):
+    """linalg.matmul f32 on one device at each shape of cfg["matmul_shapes"]
+    ((m, n, k, A transposed, B transposed)): pcc as it runs by default (the
+    system's OpenBLAS, where installed), pcc's own GEMM (PCC_BLAS=builtin)
+    and OpenBLAS's sgemm called from C on one thread, taking turns."""
+    rows = []
+    repeat = cfg["matmul_repeat"]
+    for m, n, k, ta, tb in cfg["matmul_shapes"]:
+        a = exact_floats((1, k, m) if ta else (1, m, k), seed=5)
+        b = exact_floats((1, n, k) if tb else (1, k, n), seed=6)
+        expected = ((a.transpose(0, 2, 1) if ta else a)
+                    @ (b.transpose(0, 2, 1) if tb else b))
+        exe = pcc.compile("matmul.mlir", **matmul_params(1, m, n, k, ta, tb))
+        args = [pcc.save("ma", a), pcc.save("mb", b)]
+        times = {"pcc": [], "builtin": [], "openblas": []}
+        for _ in range(cfg["processes"]):
+            times["pcc"] += pcc.time(exe, args, repeat, 1, [expected])
+            times["builtin"] += pcc.time(exe, args, repeat, 1, [expected],
+                                         env={"PCC_BLAS": "builtin"})
+            out = run([tools["bounds"], "sgemm", str(m), str(n), str(k),
+                       str(int(ta)), str(int(tb)), str(repeat + 1)])
+            times["openblas"] += [float(x) for x in out.stdout.split()[1:]]
+        row = dict(m=m, n=n, k=k, transpose_a=ta, transpose_b=tb,
+                   **{key: stats(value) for key, value in times.items()})
+        log(f"bench: matmul {m}x{n}x{k} {'T' if ta else 'N'}"
+            f"{'T' if tb else 'N'}: pcc {human_seconds(row['pcc']['median'])}"
+            f", builtin {human_seconds(row['builtin']['median'])}, OpenBLAS "
+            f"{human_seconds(row['openblas']['median'])}")
+        rows.append(row)
+    return rows
+
+
+def mlp_program(devices, batch):
+    """examples/mlp_step.mlir (2 devices of 512 examples) for `devices`
+    devices of `batch` examples each."""
+    with open(os.path.join(ROOT, "examples", "mlp_step.mlir")) as f:
+        text = f.read()
+    return (text.replace("tensor<2x", f"tensor<{devices}x")
+            .replace("512x", f"{batch}x").replace("<512xf32>", f"<{batch}xf32>")
+            .replace("0.001953125", repr(1 / batch)))
+
+
+def check_mlp(what, got, params, expected, loss):
+    """Ends the harness unless `got` is NumPy's step (mlp_numpy.mismatch)."""
+    import mlp_numpy
+    error = mlp_numpy.mismatch(got, params, expected, loss)
+    if error:
+        sys.exit(f"bench: {what}: the MLP step differs from NumPy's: {error}")
+
+
+def bench_training(pcc, tools, cfg):
+    """The MLP training step (examples/mlp_step.mlir) on N devices sharing
+    the global batch, beside NumPy + mpi4py with one rank per device
+    (OpenBLAS on one thread in each, as the ranks share the cores) and
+    NumPy on the whole batch in one process (OpenBLAS with its threads),
+    taking turns; every result is checked against NumPy's step."""
+    sys.path.insert(0, BENCH)
+    import mlp_numpy
+    rows = []
+    script = os.path.join(BENCH, "mlp_numpy.py")
+    repeat = cfg["mlp_repeat"]
+    for devices in cfg["mlp_devices"]:
+        batch = cfg["mlp_batch"] // devices
+        params, xs, ys = mlp_numpy.init(devices, batch)
+        expected, loss = mlp_numpy.step(params, xs, ys)
+        inputs = os.path.join(pcc.scratch, f"mlp{devices}")
+        os.makedirs(inputs, exist_ok=True)
+        args = []
+        for name, value in [(f"p{i}", p) for i, p in enumerate(params)] + [
+                ("xs", xs), ("ys", ys)]:
+            args.append(os.path.join(inputs, name + ".npy"))
+            np.save(args[-1], value)
+        source = os.path.join(inputs, "mlp_step.mlir")
+        with open(source, "w") as f:
+            f.write(mlp_program(devices, batch))
+        exe = pcc.compile_file(source)
+        saved = os.path.join(inputs, "pcc")
+        run([exe, *args, f"--save-results={saved}"])
+        check_mlp(f"pcc, N={devices}",
+                  [np.load(os.path.join(saved, f"result{i}.npy"))[0]
+                   for i in range(7)], params, expected, loss)
+        times = {"pcc": [], "numpy_mpi": [], "numpy": []}
+        for _ in range(cfg["processes"]):
+            times["pcc"] += pcc.time(exe, args, repeat, 1)
+            for key, command, env in (
+                    ("numpy_mpi", MPIRUN + ["-np", str(devices),
+                                            sys.executable, script, "mpi"],
+                     {"OPENBLAS_NUM_THREADS": "1"}),
+                    ("numpy", [sys.executable, script, "single"], {})):
+                out = run(command + [inputs, str(repeat + 1)],
+                          env=dict(os.environ, **env)).stdout.split()
+                times[key] += [float(t) for t in out[1:]]
+                check_mlp(f"{key}, N={devices}",
+                          [np.load(os.path.join(inputs,
+                                                f"numpy_result{i}.npy"))
+                           for i in range(7)], params, expected, loss)
+        row = dict(devices=devices, batch=batch,
+                   **{key: stats(value) for key, value in times.items()})
+        log(f"bench: MLP step N={devices}: pcc "
+            f"{human_seconds(row['pcc']['median'])}, NumPy + mpi4py "
+            f"{human_seconds(row['numpy_mpi']['median'])}, NumPy "
+            f"{human_seconds(row['numpy']['median'])}")
+        rows.append(row)
+    return rows
+
+
+def matmul_name(r):
+    """m×n×k, with the stored forms of A and B (N: as is, T: transposed)."""
+    return (f"{r['m']}×{r['n']}×{r['k']} "
+            f"{'T' if r['transpose_a'] else 'N'}"
+            f"{'T' if r['transpose_b'] else 'N'}")
 
 
 def bench_peak_memory(pcc, cfg):
@@ -939,12 +1050,6 @@ def write_report(results, out_dir, command):
                      f" each | {human_seconds(s['median'])} | "
                      f"{human_seconds(s['min'])} | {human_seconds(s['max'])} "
                      f"| {s['bandwidth'] / 1e9:.1f} GB/s |")
-    s = b["sgemm"]
-    flops = 2 * results["config"]["matmul"] ** 3
-    lines.append(f"| OpenBLAS sgemm {results['config']['matmul']}³, 1 thread "
-                 f"| {human_seconds(s['median'])} | {human_seconds(s['min'])}"
-                 f" | {human_seconds(s['max'])} | "
-                 f"{flops / s['median'] / 1e9:.1f} GFLOP/s |")
     lines += ["", "Copy bandwidth counts bytes read plus written.", ""]
 
     lines += ["## Targets", "", "| what | pcc | baseline | ratio | target "
@@ -1000,6 +1105,61 @@ def write_report(results, out_dir, command):
                      f"| {human_seconds(q['median'])} | "
                      f"{q['median'] / p['median']:.2f} |")
     lines.append("")
+    lines += ["## Matrix multiplication (f32, one device)", "",
+              "`linalg.matmul` in a one-device pmap (bench/programs/"
+              "matmul.mlir, dispatch and the zeroed output included) as pcc "
+              "runs it by default, calling the system's OpenBLAS; the same "
+              "executable with pcc's own GEMM (`PCC_BLAS=builtin`); and "
+              "OpenBLAS's `cblas_sgemm` called from C on one thread "
+              "(bench/bounds.c), taking turns. Shapes are m×n×k, with A "
+              "and B stored as they are (N) or transposed (T, read through "
+              "the matmul's indexing maps): a square product, then the "
+              "products of the MLP training step (layers 784-1024-1024-10) "
+              "at 256 examples per device.", "",
+              "| shape | pcc median (min–max) | GFLOP/s | pcc's own GEMM | "
+              "OpenBLAS sgemm | OpenBLAS / pcc | OpenBLAS / pcc's own |",
+              "|---|---|---|---|---|---|---|"]
+    for r in results["matmul"]:
+        p, b, o = r["pcc"], r["builtin"], r["openblas"]
+        flops = 2 * r["m"] * r["n"] * r["k"]
+        lines.append(f"| {matmul_name(r)} | {human_seconds(p['median'])} "
+                     f"({human_seconds(p['min'])}–{human_seconds(p['max'])})"
+                     f" | {flops / p['median'] / 1e9:.1f} | "
+                     f"{human_seconds(b['median'])} | "
+                     f"{human_seconds(o['median'])} | "
+                     f"{o['median'] / p['median']:.0%} | "
+                     f"{o['median'] / b['median']:.0%} |")
+    lines.append("")
+    if "training" in results:
+        lines += ["## Training step (MLP, f32)", "",
+                  "examples/mlp_step.mlir: forward (matmuls, bias, ReLU, "
+                  "softmax cross-entropy), the backward pass written out, "
+                  "`pmean` of the gradients and the loss, SGD; layers "
+                  f"784-1024-1024-10, a global batch of "
+                  f"{results['training'][0]['batch'] * results['training'][0]['devices']}"
+                  " split over N devices, "
+                  "compiled. Beside it, bench/mlp_numpy.py: NumPy + mpi4py "
+                  "with one rank per device (`mpirun -np N`, OpenBLAS on one "
+                  "thread per rank, the gradients averaged by one "
+                  "`Allreduce`), and NumPy on the whole batch in one process "
+                  "(OpenBLAS with its threads). Times per step, medians "
+                  "(min–max), the three taking turns; every result checked "
+                  "against NumPy's step.", "",
+                  "| N | pcc | NumPy + mpi4py | pcc / (NumPy + mpi4py) | "
+                  "NumPy, one process | pcc / NumPy |",
+                  "|---|---|---|---|---|---|"]
+        for r in results["training"]:
+            p, m, o = r["pcc"], r["numpy_mpi"], r["numpy"]
+            lines.append(
+                f"| {r['devices']} | {human_seconds(p['median'])} "
+                f"({human_seconds(p['min'])}–{human_seconds(p['max'])}) | "
+                f"{human_seconds(m['median'])} ({human_seconds(m['min'])}–"
+                f"{human_seconds(m['max'])}) | "
+                f"{p['median'] / m['median']:.2f} | "
+                f"{human_seconds(o['median'])} ({human_seconds(o['min'])}–"
+                f"{human_seconds(o['max'])}) | "
+                f"{p['median'] / o['median']:.2f} |")
+        lines.append("")
     if "processes" in results:
         lines += ["## Several processes (mpirun)", "",
                   "N devices split over P processes (`mpirun -np P` of the "
@@ -1264,12 +1424,41 @@ def targets(results):
         human_seconds(r["pcc"]["median"]),
         f"read bound {human_seconds(r['bound']['median'])}",
         f"{frac:.0%} of bound", "≥ 70 %", frac >= 0.7)
-    mm = results["matmul"]
-    frac = mm["openblas"]["median"] / mm["pcc"]["median"]
-    row(f"linalg.matmul f32 {mm['size']}³, 1 device",
-        human_seconds(mm["pcc"]["median"]),
-        f"OpenBLAS sgemm, 1 thread {human_seconds(mm['openblas']['median'])}",
-        f"{frac:.0%} of OpenBLAS", "≥ 50 %", frac >= 0.5)
+    matmuls = results["matmul"]
+    square, shapes = matmuls[0], matmuls[1:]
+    frac = square["openblas"]["median"] / square["pcc"]["median"]
+    row(f"linalg.matmul f32 {matmul_name(square)}, 1 device",
+        human_seconds(square["pcc"]["median"]),
+        f"OpenBLAS sgemm, 1 thread "
+        f"{human_seconds(square['openblas']['median'])}",
+        f"{frac:.0%} of OpenBLAS", "≥ 90 %", frac >= 0.9)
+    if shapes:
+        worst = min(shapes, key=lambda r: r["openblas"]["median"]
+                    / r["pcc"]["median"])
+        frac = worst["openblas"]["median"] / worst["pcc"]["median"]
+        row(f"linalg.matmul f32 at the training step's {len(shapes)} "
+            f"shapes, 1 device: worst ({matmul_name(worst)})",
+            human_seconds(worst["pcc"]["median"]),
+            f"OpenBLAS sgemm, 1 thread "
+            f"{human_seconds(worst['openblas']['median'])}",
+            f"{frac:.0%} of OpenBLAS", "≥ 90 %", frac >= 0.9)
+    if "training" in results:
+        training = results["training"]
+        worst = max(training, key=lambda r: r["pcc"]["median"]
+                    / r["numpy_mpi"]["median"])
+        ratio = worst["pcc"]["median"] / worst["numpy_mpi"]["median"]
+        row(f"MLP training step, every N: worst (N={worst['devices']})",
+            human_seconds(worst["pcc"]["median"]),
+            f"NumPy + mpi4py {human_seconds(worst['numpy_mpi']['median'])}",
+            f"{ratio:.2f}×", "≤ 0.5×", ratio <= 0.5)
+        two = [r for r in training if r["devices"] == 2]
+        if two:
+            ratio = two[0]["pcc"]["median"] / two[0]["numpy"]["median"]
+            row("MLP training step, N=2",
+                human_seconds(two[0]["pcc"]["median"]),
+                f"NumPy, one process "
+                f"{human_seconds(two[0]['numpy']['median'])}",
+                f"{ratio:.2f}×", "≤ 1×", ratio <= 1)
     p = results["peak_memory"]
     row(f"peak RSS, psum {p['devices']} devices × {human_bytes(p['bytes'])}",
         human_bytes(p["rss"]), f"data (inputs + outputs) "
@@ -1279,7 +1468,8 @@ def targets(results):
 
 
 # What --only takes besides the collectives.
-OTHER_ONLY = ("processes", "compile_scaling", "shared_machine")
+OTHER_ONLY = ("processes", "compile_scaling", "shared_machine", "matmul",
+              "training")
 
 CONFIGS = {
     "full": dict(
@@ -1287,7 +1477,20 @@ CONFIGS = {
                16 * MiB, 64 * MiB],
         devices=[2, 4, 8], repeat_small=2000, repeat_large=5, processes=5,
         kinds=tuple(COLLECTIVES),
-        bound_bytes=256 * MiB, bound_repeat=7, matmul=1024, matmul_repeat=5,
+        bound_bytes=256 * MiB, bound_repeat=7, matmul_repeat=5,
+        mlp_devices=[1, 2, 4], mlp_batch=1024, mlp_repeat=10,
+        # A square product, then the MLP training step's products at 256
+        # examples per device (layers 784-1024-1024-10): forward x·W,
+        # backward xᵀ·δ (A transposed) and δ·Wᵀ (B transposed).
+        matmul_shapes=[(1024, 1024, 1024, False, False),
+                       (256, 1024, 784, False, False),
+                       (256, 1024, 1024, False, False),
+                       (256, 10, 1024, False, False),
+                       (784, 1024, 256, True, False),
+                       (1024, 1024, 256, True, False),
+                       (1024, 10, 256, True, False),
+                       (256, 1024, 10, False, True),
+                       (256, 1024, 1024, False, True)],
         dispatch_repeat=10000, compile_repeat=7, fma_count=16 * MiB,
         latency_sizes=[8, 64, 512, 4 * KiB], latency_steps=1000,
         latency_repeat=20,
@@ -1309,7 +1512,10 @@ CONFIGS = {
     "tiny": dict(
         sizes=[8, MiB], devices=[2], repeat_small=3, repeat_large=3,
         processes=1, kinds=tuple(COLLECTIVES),
-        bound_bytes=MiB, bound_repeat=2, matmul=64, matmul_repeat=2,
+        bound_bytes=MiB, bound_repeat=2, matmul_repeat=2,
+        mlp_devices=[2], mlp_batch=64, mlp_repeat=2,
+        matmul_shapes=[(64, 64, 64, False, False), (16, 24, 8, True, False),
+                       (16, 24, 8, False, True)],
         dispatch_repeat=10, compile_repeat=1, fma_count=4096,
         latency_sizes=[8], latency_steps=10, latency_repeat=2,
         row_sum_shape=(16, 256), peak_bytes=4 * KiB,
@@ -1411,6 +1617,10 @@ def main():
             if "shared_machine" in kinds:
                 results["shared_machine"] = bench_shared_machine(
                     pcc, tools, cfg)
+            if "matmul" in kinds:
+                results["matmul"] = bench_matmul(pcc, tools, cfg)
+            if "training" in kinds:
+                results["training"] = bench_training(pcc, tools, cfg)
             date = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
             remeasured = results.setdefault("remeasured", {})
             for k in kinds:
@@ -1433,7 +1643,8 @@ def main():
         results["compile"] = bench_compile(pcc, tools, cfg)
         results["fma"] = bench_fma(pcc, tools, cfg)
         results["row_sum"] = bench_row_sum(pcc, tools, cfg)
-        results["matmul"] = bench_matmul(pcc, cfg, results["bounds"])
+        results["matmul"] = bench_matmul(pcc, tools, cfg)
+        results["training"] = bench_training(pcc, tools, cfg)
         results["peak_memory"] = bench_peak_memory(pcc, cfg)
         results["processes"] = bench_processes(pcc, tools, cfg)
         results["compile_scaling"] = bench_compile_scaling(pcc, tools, cfg)

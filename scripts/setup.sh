@@ -25,6 +25,7 @@ fi
 packages=(cmake ninja-build g++ ccache python3-numpy libgtest-dev
           llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
           openmpi-bin libopenmpi-dev libopenblas-dev python3-matplotlib
+          python3-mpi4py
           clang-22 libclang-rt-22-dev)
 missing=()
 for package in "${packages[@]}"; do

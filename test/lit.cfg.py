@@ -49,6 +49,19 @@ def count_gpus():
         return 0
 
 
+def has_openblas():
+    """Whether the runtime can load OpenBLAS (PCC_BLAS=openblas)."""
+    import ctypes
+    try:
+        ctypes.CDLL("libopenblas.so.0")
+        return True
+    except OSError:
+        return False
+
+
+if has_openblas():
+    config.available_features.add("openblas")
+
 if count_gpus() > 0:
     config.available_features.add("cuda")
 
@@ -68,7 +81,7 @@ if has_mpi():
         ("%mpirun", os.path.join(config.pcc_src_root, "scripts", "mpirun.sh")))
 
 # The benchmark harness's baselines and plots (scripts/setup.sh installs
-# them): Open MPI, OpenBLAS, matplotlib, mlir-runner.
+# them): Open MPI, OpenBLAS, matplotlib, mpi4py, mlir-runner.
 def has_bench_tools():
     import importlib.util
     import shutil
@@ -76,6 +89,7 @@ def has_bench_tools():
         "/usr/include/cblas.h", "/usr/include/x86_64-linux-gnu/cblas.h"))
     return (shutil.which("mpicc") is not None and cblas
             and importlib.util.find_spec("matplotlib") is not None
+            and importlib.util.find_spec("mpi4py") is not None
             and os.path.exists(os.path.join(config.llvm_tools_dir,
                                             "mlir-runner")))
 

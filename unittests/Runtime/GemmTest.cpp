@@ -1,35 +1,46 @@
 //===- GemmTest.cpp - Tests of the runtime's matrix multiplication --------===//
 //
-// pcc_gemm_* against a plain triple loop, on small integers (every product
+// The builtin GEMM, OpenBLAS's (where it is installed) and the dispatch
+// between them against a plain triple loop, on small integers (every product
 // and sum is exact in f32 and f64, so the blocked order and FMA must give the
-// same bits): shapes around every block edge, leading dimensions larger
-// than the rows, empty shapes, accumulation into C, and the memref entry
-// point generated code calls.
+// same bits): shapes around every block edge, transposed operands, leading
+// dimensions larger than the rows, empty shapes, accumulation into C, and
+// the entry points generated code and C callers use.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include "Gemm.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
 #include <random>
+#include <string>
+#include <thread>
 #include <vector>
 
 namespace {
 
+using pcc::runtime::MatrixView;
+
+/// One implementation of C += A * B (Gemm.h): the builtin GEMM, OpenBLAS's,
+/// or the dispatch between them.
+enum class Impl { Builtin, OpenBlas, Dispatch };
+
 template <typename T>
-void gemm(const T *a, int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc,
-          int64_t m, int64_t n, int64_t k);
-template <>
-void gemm<float>(const float *a, int64_t lda, const float *b, int64_t ldb,
-                 float *c, int64_t ldc, int64_t m, int64_t n, int64_t k) {
-  pcc_gemm_f32(a, lda, b, ldb, c, ldc, m, n, k);
-}
-template <>
-void gemm<double>(const double *a, int64_t lda, const double *b, int64_t ldb,
-                  double *c, int64_t ldc, int64_t m, int64_t n, int64_t k) {
-  pcc_gemm_f64(a, lda, b, ldb, c, ldc, m, n, k);
+void multiply(Impl impl, MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc,
+              int64_t m, int64_t n, int64_t k) {
+  switch (impl) {
+  case Impl::Builtin:
+    return pcc::runtime::builtinGemm(a, b, c, ldc, m, n, k);
+  case Impl::OpenBlas:
+    ASSERT_TRUE(pcc::runtime::openblasGemm(a, b, c, ldc, m, n, k));
+    return;
+  case Impl::Dispatch:
+    return pcc::runtime::gemm(a, b, c, ldc, m, n, k);
+  }
 }
 
 template <typename T>
@@ -41,53 +52,128 @@ std::vector<T> randomMatrix(int64_t rows, int64_t ld, std::mt19937 &rng) {
   return m;
 }
 
-/// Checks C += A * B for an m x k by k x n product with padded rows.
-template <typename T> void checkShape(int64_t m, int64_t n, int64_t k) {
+/// Checks C += A * B for an m x k by k x n product with padded rows, each
+/// operand stored as it is or transposed (then read through a view whose
+/// row stride is 1).
+template <typename T>
+void checkShape(Impl impl, int64_t m, int64_t n, int64_t k,
+                bool transposeA = false, bool transposeB = false) {
   std::mt19937 rng(static_cast<unsigned>(m * 1000003 + n * 1009 + k));
-  int64_t lda = k + 3, ldb = n + 5, ldc = n + 1;
-  std::vector<T> a = randomMatrix<T>(m, lda, rng);
-  std::vector<T> b = randomMatrix<T>(k, ldb, rng);
+  // Stored rows and columns, and the padded leading dimensions.
+  int64_t aRows = transposeA ? k : m, aCols = transposeA ? m : k;
+  int64_t bRows = transposeB ? n : k, bCols = transposeB ? k : n;
+  int64_t lda = aCols + 3, ldb = bCols + 5, ldc = n + 1;
+  std::vector<T> a = randomMatrix<T>(aRows, lda, rng);
+  std::vector<T> b = randomMatrix<T>(bRows, ldb, rng);
   std::vector<T> c = randomMatrix<T>(m, ldc, rng);
+  MatrixView<T> va = transposeA ? MatrixView<T>{a.data(), 1, lda}
+                                : MatrixView<T>{a.data(), lda, 1};
+  MatrixView<T> vb = transposeB ? MatrixView<T>{b.data(), 1, ldb}
+                                : MatrixView<T>{b.data(), ldb, 1};
   std::vector<T> want = c;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
       T sum = want[i * ldc + j];
       for (int64_t p = 0; p < k; ++p)
-        sum += a[i * lda + p] * b[p * ldb + j];
+        sum += va.data[i * va.rowStride + p * va.colStride] *
+               vb.data[p * vb.rowStride + j * vb.colStride];
       want[i * ldc + j] = sum;
     }
-  gemm<T>(a.data(), lda, b.data(), ldb, c.data(), ldc, m, n, k);
+  multiply<T>(impl, va, vb, c.data(), ldc, m, n, k);
   // Padding included: nothing outside the n columns may change.
   for (int64_t i = 0; i < m * ldc; ++i)
-    ASSERT_EQ(c[i], want[i]) << "m=" << m << " n=" << n << " k=" << k
-                             << " at row " << i / ldc << ", column "
-                             << i % ldc;
+    ASSERT_EQ(c[i], want[i])
+        << "m=" << m << " n=" << n << " k=" << k << " transposed " << transposeA
+        << transposeB << " at row " << i / ldc << ", column " << i % ldc;
 }
 
-template <typename T> void checkShapes() {
+template <typename T> void checkShapes(Impl impl) {
   // Around the micro-tile (6 x 16 / 6 x 8), the KC (256) and MC (96) blocks.
   for (int64_t m : {1, 5, 6, 7, 95, 97})
     for (int64_t n : {1, 7, 8, 16, 17, 33})
       for (int64_t k : {1, 3, 255, 257})
-        checkShape<T>(m, n, k);
+        checkShape<T>(impl, m, n, k);
+  for (bool transposeA : {false, true})
+    for (bool transposeB : {false, true})
+      for (int64_t m : {1, 7, 97})
+        for (int64_t n : {1, 17})
+          checkShape<T>(impl, m, n, 257, transposeA, transposeB);
 }
 
-TEST(Gemm, F32MatchesLoops) { checkShapes<float>(); }
-TEST(Gemm, F64MatchesLoops) { checkShapes<double>(); }
+/// Each implementation, the OpenBLAS one where the library loads.
+class Gemm : public testing::TestWithParam<Impl> {
+protected:
+  void SetUp() override {
+    if (GetParam() == Impl::OpenBlas && !pcc::runtime::openblasLoaded())
+      GTEST_SKIP() << "OpenBLAS (libopenblas.so.0) is not installed";
+  }
+};
 
-TEST(Gemm, LargeF32MatchesLoops) {
+TEST_P(Gemm, F32MatchesLoops) { checkShapes<float>(GetParam()); }
+TEST_P(Gemm, F64MatchesLoops) { checkShapes<double>(GetParam()); }
+
+TEST_P(Gemm, LargeF32MatchesLoops) {
   // Several NC (4096-column) and MC blocks.
-  checkShape<float>(200, 4100, 20);
+  checkShape<float>(GetParam(), 200, 4100, 20);
+  checkShape<float>(GetParam(), 200, 4100, 20, true, true);
 }
 
-TEST(Gemm, EmptyShapesLeaveCAlone) {
+TEST_P(Gemm, ThreadsAtOnce) {
+  // Devices are threads that multiply at the same time, each its own
+  // matrices (OpenBLAS on one thread per caller).
+  Impl impl = GetParam();
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back(
+        [=] { checkShape<float>(impl, 61 + t, 45, 300, t & 1, t & 2); });
+  for (std::thread &thread : threads)
+    thread.join();
+}
+
+std::string implName(const testing::TestParamInfo<Impl> &info) {
+  switch (info.param) {
+  case Impl::Builtin:
+    return "Builtin";
+  case Impl::OpenBlas:
+    return "OpenBlas";
+  case Impl::Dispatch:
+    return "Dispatch";
+  }
+  return "";
+}
+
+INSTANTIATE_TEST_SUITE_P(Implementations, Gemm,
+                         testing::Values(Impl::Builtin, Impl::OpenBlas,
+                                         Impl::Dispatch),
+                         implName);
+
+TEST(GemmOpenBlas, TakesOnlyWhatBlasCan) {
+  if (!pcc::runtime::openblasLoaded())
+    GTEST_SKIP() << "OpenBLAS (libopenblas.so.0) is not installed";
+  std::vector<float> a(16, 1), b(16, 1), c(16, 0);
+  // Neither dimension contiguous, a leading dimension shorter than a row,
+  // or a row stride of 0 (a broadcast row): BLAS cannot, the builtin GEMM
+  // does.
+  EXPECT_FALSE(pcc::runtime::openblasGemm<float>(
+      {a.data(), 4, 2}, {b.data(), 4, 1}, c.data(), 4, 2, 4, 2));
+  EXPECT_FALSE(pcc::runtime::openblasGemm<float>(
+      {a.data(), 1, 1}, {b.data(), 4, 1}, c.data(), 4, 4, 4, 2));
+  EXPECT_FALSE(pcc::runtime::openblasGemm<float>(
+      {a.data(), 0, 1}, {b.data(), 4, 1}, c.data(), 4, 4, 4, 2));
+  EXPECT_EQ(c, std::vector<float>(16, 0));
+  pcc::runtime::gemm<float>({a.data(), 0, 1}, {b.data(), 4, 1}, c.data(), 4, 4,
+                            4, 2);
+  EXPECT_EQ(c, std::vector<float>(16, 2));
+}
+
+TEST(GemmEntry, EmptyShapesLeaveCAlone) {
   std::vector<float> a(4, 1), b(4, 1), c(4, 7);
   pcc_gemm_f32(a.data(), 2, b.data(), 2, c.data(), 2, 2, 2, 0);
   pcc_gemm_f32(a.data(), 2, b.data(), 2, c.data(), 2, 0, 2, 2);
   EXPECT_EQ(c, std::vector<float>(4, 7));
 }
 
-TEST(Gemm, MemRefEntryReadsDescriptors) {
+TEST(GemmEntry, MemRefEntryReadsDescriptors) {
   // A 2 x 3 view at offset 1 of a row-major buffer with 4 columns.
   std::vector<float> a = {0, 1, 2, 3, 0, 4, 5, 6};
   std::vector<float> b = {1, 0, 0, 1, 1, 1}; // 3 x 2
@@ -102,6 +188,15 @@ TEST(Gemm, MemRefEntryReadsDescriptors) {
   _mlir_ciface_pcc_mlir_matmul_f32(&da, &db, &dc);
   // [[1 2 3] [4 5 6]] * [[1 0] [0 1] [1 1]] = [[4 5] [10 11]].
   EXPECT_EQ(c, (std::vector<float>{14, 25, 40, 51}));
+  // The same A read transposed: the 3 x 2 view of its storage as columns
+  // (what memref.transpose of a 2 x 3 buffer gives), times a 2 x 2 B.
+  std::vector<float> stored = {1, 2, 3, 4, 5, 6}; // 2 x 3, row-major
+  std::vector<float> d = {1, 0, 0, 1}, e(6, 0);
+  Descriptor dt{stored.data(), stored.data(), 0, {3, 2}, {1, 3}};
+  Descriptor dd{d.data(), d.data(), 0, {2, 2}, {2, 1}};
+  Descriptor de{e.data(), e.data(), 0, {3, 2}, {2, 1}};
+  _mlir_ciface_pcc_mlir_matmul_f32(&dt, &dd, &de);
+  EXPECT_EQ(e, (std::vector<float>{1, 4, 2, 5, 3, 6}));
 }
 
 } // namespace

@@ -226,16 +226,18 @@ void _mlir_ciface_pcc_mlir_check_stack(pcc_unranked_memref *function);
 
 /// C += A * B for row-major matrices: A is m x k, B is k x n, C is m x n,
 /// with leading dimensions lda, ldb, ldc (elements between rows). Runs on
-/// the calling thread, vectorized for the CPU at hand.
+/// the calling thread: the system's OpenBLAS where it is installed, else
+/// the runtime's own GEMM, vectorized for the CPU at hand (PCC_BLAS).
 void pcc_gemm_f32(const float *a, int64_t lda, const float *b, int64_t ldb,
                   float *c, int64_t ldc, int64_t m, int64_t n, int64_t k);
 void pcc_gemm_f64(const double *a, int64_t lda, const double *b, int64_t ldb,
                   double *c, int64_t ldc, int64_t m, int64_t n, int64_t k);
 
-/// linalg.matmul (C += A * B) on rank-2 memrefs whose rows are contiguous
-/// (innermost stride 1), passed as descriptors {allocated, aligned, offset,
-/// sizes[2], strides[2]} through MLIR's C interface: the cpu pipeline's
-/// lowering of matmuls (pcc-matmul-to-runtime).
+/// linalg.matmul (C += A * B) on rank-2 memrefs, passed as descriptors
+/// {allocated, aligned, offset, sizes[2], strides[2]} through MLIR's C
+/// interface: C's rows are contiguous (innermost stride 1), A's and B's rows
+/// or columns (a transposed view). The cpu pipeline's lowering of matmuls
+/// (pcc-matmul-to-runtime).
 void _mlir_ciface_pcc_mlir_matmul_f32(const void *a, const void *b,
                                       const void *c);
 void _mlir_ciface_pcc_mlir_matmul_f64(const void *a, const void *b,

@@ -1,12 +1,13 @@
 //===- Gemm.cpp - the host runtime's matrix multiplication ----------------===//
 //
-// pcc_gemm_f32 / pcc_gemm_f64: C += A * B on row-major matrices with leading
-// dimensions, on the calling thread (each device is one). The cpu pipeline
-// calls it for linalg.matmul (pcc-matmul-to-runtime), as XLA's CPU backend
-// calls Eigen: loop nests alone reach a few percent of the machine.
+// C += A * B on the calling thread (each device is one), for the cpu
+// pipeline's linalg.matmul (pcc-matmul-to-runtime), as XLA's CPU backend
+// calls Eigen: loop nests alone reach a few percent of the machine. It is
+// OpenBLAS's GEMM where the system has it (OpenBlas.cpp; PCC_BLAS chooses),
+// else the builtin one below.
 //
-// The algorithm is the one of GotoBLAS/BLIS: B is packed in panels of NR
-// columns and A in panels of MR rows, for blocks of KC x NC and MC x KC that
+// The builtin GEMM is the algorithm of GotoBLAS/BLIS: B is packed in panels of
+// NR columns and A in panels of MR rows, for blocks of KC x NC and MC x KC that
 // stay in the L2 and L1 caches, and a micro-kernel keeps an MR x NR tile of C
 // in registers while it streams through both panels. The micro-kernel is
 // written with vector extensions, compiled twice: for AVX2 with FMA
@@ -16,6 +17,9 @@
 
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include "BlasChoice.h"
+#include "Gemm.h"
+
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -24,6 +28,7 @@
 #include <memory>
 #include <new>
 
+namespace pcc::runtime {
 namespace {
 
 template <typename T> struct Vector;
@@ -46,16 +51,16 @@ template <typename T> struct Blocking {
   static constexpr int64_t NC = 256 * NR;
 };
 
-/// Packs rows [0, m) x columns [0, k) of A (leading dimension lda) into
-/// panels of MR rows, k-major inside a panel, zero-padding the last panel.
+/// Packs rows [0, m) x columns [0, k) of A into panels of MR rows, k-major
+/// inside a panel, zero-padding the last panel.
 template <typename T>
-inline void packA(const T *a, int64_t lda, int64_t m, int64_t k, T *out) {
+inline void packA(MatrixView<T> a, int64_t m, int64_t k, T *out) {
   constexpr int64_t MR = Blocking<T>::MR;
   for (int64_t i0 = 0; i0 < m; i0 += MR) {
     int64_t rows = std::min(MR, m - i0);
     for (int64_t p = 0; p < k; ++p) {
       for (int64_t r = 0; r < rows; ++r)
-        out[r] = a[(i0 + r) * lda + p];
+        out[r] = a.data[(i0 + r) * a.rowStride + p * a.colStride];
       for (int64_t r = rows; r < MR; ++r)
         out[r] = T(0);
       out += MR;
@@ -65,19 +70,25 @@ inline void packA(const T *a, int64_t lda, int64_t m, int64_t k, T *out) {
 
 /// Packs rows [0, k) x columns [0, n) of B into panels of NR columns.
 template <typename T>
-inline void packB(const T *b, int64_t ldb, int64_t k, int64_t n, T *out) {
+inline void packB(MatrixView<T> b, int64_t k, int64_t n, T *out) {
   constexpr int64_t NR = Blocking<T>::NR;
   for (int64_t j0 = 0; j0 < n; j0 += NR) {
     int64_t cols = std::min(NR, n - j0);
     for (int64_t p = 0; p < k; ++p) {
-      const T *row = b + p * ldb + j0;
+      const T *row = b.data + p * b.rowStride + j0 * b.colStride;
       for (int64_t c = 0; c < cols; ++c)
-        out[c] = row[c];
+        out[c] = row[c * b.colStride];
       for (int64_t c = cols; c < NR; ++c)
         out[c] = T(0);
       out += NR;
     }
   }
+}
+
+/// The view of `m` from row `i`, column `j`.
+template <typename T>
+MatrixView<T> offset(MatrixView<T> m, int64_t i, int64_t j) {
+  return {m.data + i * m.rowStride + j * m.colStride, m.rowStride, m.colStride};
 }
 
 /// C[0:rows, 0:cols] += (packed A panel) * (packed B panel) over k.
@@ -122,18 +133,17 @@ microKernel(int64_t k, const T *a, const T *b, T *c, int64_t ldc, int64_t rows,
 /// The blocked product, for one instruction set (see the wrappers below).
 template <typename T>
 __attribute__((always_inline)) inline void
-gemmBlocked(const T *a, int64_t lda, const T *b, int64_t ldb, T *c,
-            int64_t ldc, int64_t m, int64_t n, int64_t k, T *packedA,
-            T *packedB) {
+gemmBlocked(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
+            int64_t n, int64_t k, T *packedA, T *packedB) {
   using B = Blocking<T>;
   for (int64_t j0 = 0; j0 < n; j0 += B::NC) {
     int64_t nc = std::min(B::NC, n - j0);
     for (int64_t p0 = 0; p0 < k; p0 += B::KC) {
       int64_t kc = std::min(B::KC, k - p0);
-      packB(b + p0 * ldb + j0, ldb, kc, nc, packedB);
+      packB(offset(b, p0, j0), kc, nc, packedB);
       for (int64_t i0 = 0; i0 < m; i0 += B::MC) {
         int64_t mc = std::min(B::MC, m - i0);
-        packA(a + i0 * lda + p0, lda, mc, kc, packedA);
+        packA(offset(a, i0, p0), mc, kc, packedA);
         for (int64_t jr = 0; jr < nc; jr += B::NR)
           for (int64_t ir = 0; ir < mc; ir += B::MR)
             microKernel<T>(kc, packedA + ir * kc, packedB + jr * kc,
@@ -148,17 +158,16 @@ gemmBlocked(const T *a, int64_t lda, const T *b, int64_t ldb, T *c,
 #define PCC_GEMM_AVX2 1
 template <typename T>
 __attribute__((target("avx2,fma"))) void
-gemmAvx2(const T *a, int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc,
-         int64_t m, int64_t n, int64_t k, T *packedA, T *packedB) {
-  gemmBlocked(a, lda, b, ldb, c, ldc, m, n, k, packedA, packedB);
+gemmAvx2(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
+         int64_t n, int64_t k, T *packedA, T *packedB) {
+  gemmBlocked(a, b, c, ldc, m, n, k, packedA, packedB);
 }
 #endif
 
 template <typename T>
-void gemmBaseline(const T *a, int64_t lda, const T *b, int64_t ldb, T *c,
-                  int64_t ldc, int64_t m, int64_t n, int64_t k, T *packedA,
-                  T *packedB) {
-  gemmBlocked(a, lda, b, ldb, c, ldc, m, n, k, packedA, packedB);
+void gemmBaseline(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc,
+                  int64_t m, int64_t n, int64_t k, T *packedA, T *packedB) {
+  gemmBlocked(a, b, c, ldc, m, n, k, packedA, packedB);
 }
 
 bool hasAvx2() {
@@ -189,19 +198,6 @@ template <typename T> T *packingBuffer(bool forA) {
   return forA ? buffers.a.get() : buffers.b.get();
 }
 
-template <typename T>
-void gemm(const T *a, int64_t lda, const T *b, int64_t ldb, T *c, int64_t ldc,
-          int64_t m, int64_t n, int64_t k) {
-  if (m <= 0 || n <= 0 || k <= 0)
-    return;
-  T *packedA = packingBuffer<T>(true), *packedB = packingBuffer<T>(false);
-#if PCC_GEMM_AVX2
-  if (hasAvx2())
-    return gemmAvx2(a, lda, b, ldb, c, ldc, m, n, k, packedA, packedB);
-#endif
-  gemmBaseline(a, lda, b, ldb, c, ldc, m, n, k, packedA, packedB);
-}
-
 /// A rank-2 memref descriptor of MLIR's C interface.
 template <typename T> struct Matrix {
   T *allocated;
@@ -210,30 +206,82 @@ template <typename T> struct Matrix {
   int64_t sizes[2];
   int64_t strides[2];
 
-  T *data() const { return aligned + offset; }
+  MatrixView<T> view() const {
+    return {aligned + offset, strides[0], strides[1]};
+  }
 };
 
-/// C += A * B for memrefs whose rows are contiguous (the pass checks).
+/// C += A * B for memrefs: C's rows are contiguous, A's and B's rows or
+/// columns (the pass checks).
 template <typename T>
 void gemmMemRef(const void *a, const void *b, const void *c) {
   const auto *ma = static_cast<const Matrix<T> *>(a);
   const auto *mb = static_cast<const Matrix<T> *>(b);
   const auto *mc = static_cast<const Matrix<T> *>(c);
-  gemm(ma->data(), ma->strides[0], mb->data(), mb->strides[0], mc->data(),
-       mc->strides[0], mc->sizes[0], mc->sizes[1], ma->sizes[1]);
+  gemm(ma->view(), mb->view(), mc->aligned + mc->offset, mc->strides[0],
+       mc->sizes[0], mc->sizes[1], ma->sizes[1]);
 }
 
 } // namespace
 
+template <typename T>
+void builtinGemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
+                 int64_t n, int64_t k) {
+  if (m <= 0 || n <= 0 || k <= 0)
+    return;
+  T *packedA = packingBuffer<T>(true), *packedB = packingBuffer<T>(false);
+#if PCC_GEMM_AVX2
+  if (hasAvx2())
+    return gemmAvx2(a, b, c, ldc, m, n, k, packedA, packedB);
+#endif
+  gemmBaseline(a, b, c, ldc, m, n, k, packedA, packedB);
+}
+
+template <typename T>
+void gemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
+          int64_t n, int64_t k) {
+  if (m <= 0 || n <= 0 || k <= 0)
+    return;
+  BlasChoice choice = blasChoice();
+  if (choice != BlasChoice::Builtin) {
+    const char *why = nullptr;
+    if (!openblasLoaded(&why) && choice == BlasChoice::OpenBlas) {
+      std::fprintf(stderr,
+                   "pcc runtime error: PCC_BLAS=openblas, but OpenBLAS does "
+                   "not load (%s): install libopenblas0, or set PCC_BLAS to "
+                   "auto or builtin\n",
+                   why);
+      std::exit(1);
+    }
+    if (openblasGemm(a, b, c, ldc, m, n, k))
+      return;
+  }
+  builtinGemm(a, b, c, ldc, m, n, k);
+}
+
+template void builtinGemm<float>(MatrixView<float>, MatrixView<float>, float *,
+                                 int64_t, int64_t, int64_t, int64_t);
+template void builtinGemm<double>(MatrixView<double>, MatrixView<double>,
+                                  double *, int64_t, int64_t, int64_t, int64_t);
+template void gemm<float>(MatrixView<float>, MatrixView<float>, float *,
+                          int64_t, int64_t, int64_t, int64_t);
+template void gemm<double>(MatrixView<double>, MatrixView<double>, double *,
+                           int64_t, int64_t, int64_t, int64_t);
+
+} // namespace pcc::runtime
+
+using pcc::runtime::gemm;
+using pcc::runtime::gemmMemRef;
+
 extern "C" {
 void pcc_gemm_f32(const float *a, int64_t lda, const float *b, int64_t ldb,
                   float *c, int64_t ldc, int64_t m, int64_t n, int64_t k) {
-  gemm(a, lda, b, ldb, c, ldc, m, n, k);
+  gemm<float>({a, lda, 1}, {b, ldb, 1}, c, ldc, m, n, k);
 }
 
 void pcc_gemm_f64(const double *a, int64_t lda, const double *b, int64_t ldb,
                   double *c, int64_t ldc, int64_t m, int64_t n, int64_t k) {
-  gemm(a, lda, b, ldb, c, ldc, m, n, k);
+  gemm<double>({a, lda, 1}, {b, ldb, 1}, c, ldc, m, n, k);
 }
 
 void _mlir_ciface_pcc_mlir_matmul_f32(const void *a, const void *b,

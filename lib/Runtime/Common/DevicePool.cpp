@@ -26,6 +26,7 @@
 
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include "BlasChoice.h"
 #include "Collectives.h"
 #include "DevicePool.h"
 #include "Fibers.h"
@@ -292,7 +293,7 @@ bool initialize(Pool &p) {
     return false;
   // Checked before any device runs, so that a typo is not a silent
   // five-minute timeout.
-  if (!checkCollectiveTimeout())
+  if (!checkCollectiveTimeout() || !checkBlasChoice())
     return false;
   // The processes of an MPI job share the machine's cores, and each would
   // pin its threads to the same ones: unless mpirun bound each to cores of

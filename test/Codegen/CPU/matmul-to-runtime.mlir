@@ -22,20 +22,50 @@ func.func @calls(%a: memref<64x32xf32, strided<[32, 1], offset: ?>>,
   return
 }
 
-// Integers, strided rows and transposed operands stay linalg (loops).
+// Operands that the indexing maps transpose are passed as transposed views,
+// as are buffers whose columns are contiguous.
+// CHECK-LABEL: func @transposed
+// CHECK: %[[AT:.*]] = memref.transpose %arg0 (d0, d1) -> (d1, d0) : memref<32x64xf32> to memref<64x32xf32, strided<[1, 64]>>
+// CHECK: %[[BT:.*]] = memref.transpose %arg1 (d0, d1) -> (d1, d0) : memref<16x32xf32> to memref<32x16xf32, strided<[1, 32]>>
+// CHECK: %[[A:.*]] = memref.cast %[[AT]]
+// CHECK: %[[B:.*]] = memref.cast %[[BT]]
+// CHECK: %[[C:.*]] = memref.cast %arg2
+// CHECK: call @pcc_mlir_matmul_f32(%[[A]], %[[B]], %[[C]])
+// CHECK: %[[D:.*]] = memref.cast %arg3 : memref<4x8xf32, strided<[1, 4]>> to
+// CHECK: call @pcc_mlir_matmul_f32(%[[D]],
+// CHECK-NOT: linalg.matmul
+func.func @transposed(%a: memref<32x64xf32>, %b: memref<16x32xf32>,
+                      %c: memref<64x16xf32>,
+                      %d: memref<4x8xf32, strided<[1, 4]>>,
+                      %e: memref<8x4xf32>, %f: memref<4x4xf32>) {
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+                                 affine_map<(m, n, k) -> (n, k)>,
+                                 affine_map<(m, n, k) -> (m, n)>]
+                ins(%a, %b : memref<32x64xf32>, memref<16x32xf32>)
+                outs(%c : memref<64x16xf32>)
+  linalg.matmul ins(%d, %e : memref<4x8xf32, strided<[1, 4]>>, memref<8x4xf32>)
+                outs(%f : memref<4x4xf32>)
+  return
+}
+
+// Integers, operands strided both ways, a result whose rows are not
+// contiguous and broadcast maps stay linalg (loops).
 // CHECK-LABEL: func @stays
-// CHECK-COUNT-3: linalg.matmul
+// CHECK-COUNT-4: linalg.matmul
 // CHECK-NOT: call
 func.func @stays(%i: memref<4x4xi32>, %s: memref<4x4xf32, strided<[8, 2]>>,
-                 %f: memref<4x4xf32>) {
+                 %f: memref<4x4xf32>, %t: memref<4x4xf32, strided<[1, 4]>>,
+                 %v: memref<4xf32>) {
   linalg.matmul ins(%i, %i : memref<4x4xi32>, memref<4x4xi32>)
                 outs(%i : memref<4x4xi32>)
   linalg.matmul ins(%s, %f : memref<4x4xf32, strided<[8, 2]>>, memref<4x4xf32>)
                 outs(%f : memref<4x4xf32>)
-  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k, m)>,
+  linalg.matmul ins(%f, %f : memref<4x4xf32>, memref<4x4xf32>)
+                outs(%t : memref<4x4xf32, strided<[1, 4]>>)
+  linalg.matmul indexing_maps = [affine_map<(m, n, k) -> (k)>,
                                  affine_map<(m, n, k) -> (k, n)>,
                                  affine_map<(m, n, k) -> (m, n)>]
-                ins(%f, %f : memref<4x4xf32>, memref<4x4xf32>)
+                ins(%v, %f : memref<4xf32>, memref<4x4xf32>)
                 outs(%f : memref<4x4xf32>)
   return
 }

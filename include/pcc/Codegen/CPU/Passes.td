@@ -16,10 +16,13 @@ def PCCMatmulToRuntime : Pass<"pcc-matmul-to-runtime", "mlir::ModuleOp"> {
   let summary = "Call the runtime's GEMM for linalg.matmul on f32 and f64 buffers";
   let description = [{
     On the cpu backend, replaces each `linalg.matmul` on f32 or f64 memrefs
-    whose rows are contiguous (innermost stride 1) and whose indexing maps
-    are the default ones by a call of `pcc_mlir_matmul_f32` / `_f64`, the
-    runtime's blocked and vectorized GEMM (C += A * B), the way XLA's CPU
-    backend calls Eigen. Other matmuls are left to become loops.
+    by a call of `pcc_mlir_matmul_f32` / `_f64`, the runtime's GEMM (C += A
+    * B: the system's OpenBLAS, or pcc's own), the way XLA's CPU backend
+    calls Eigen. The result's rows must be contiguous (innermost stride 1)
+    and each operand's rows or columns; indexing maps may transpose A
+    (`(m, n, k) -> (k, m)`) and B (`-> (n, k)`), which are then passed as
+    `memref.transpose` views and read in place. Other matmuls (integers,
+    broadcast maps, operands strided both ways) are left to become loops.
 
     ```mlir
     // before

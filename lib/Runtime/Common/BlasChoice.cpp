@@ -1,0 +1,35 @@
+//===- BlasChoice.cpp - PCC_BLAS ------------------------------------------===//
+
+#include "BlasChoice.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace pcc::runtime {
+
+BlasChoice blasChoice() {
+  static const BlasChoice choice = [] {
+    const char *text = std::getenv("PCC_BLAS");
+    if (!text || !std::strcmp(text, "auto"))
+      return BlasChoice::Auto;
+    if (!std::strcmp(text, "openblas"))
+      return BlasChoice::OpenBlas;
+    if (!std::strcmp(text, "builtin"))
+      return BlasChoice::Builtin;
+    return BlasChoice::Invalid;
+  }();
+  return choice;
+}
+
+bool checkBlasChoice() {
+  if (blasChoice() != BlasChoice::Invalid)
+    return true;
+  std::fprintf(stderr,
+               "pcc runtime error: PCC_BLAS must be auto (OpenBLAS where it "
+               "loads, else pcc's own), openblas or builtin, not '%s'\n",
+               std::getenv("PCC_BLAS"));
+  return false;
+}
+
+} // namespace pcc::runtime
