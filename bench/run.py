@@ -850,6 +850,15 @@ def check_mlp(what, got, params, expected, loss):
         sys.exit(f"bench: {what}: the MLP step differs from NumPy's: {error}")
 
 
+def mlp_flops(batch):
+    """Floating-point operations of the MLP step's matrix products for a
+    global batch of `batch` examples: forward, the weights' gradients, and
+    the gradients of the two hidden layers' outputs."""
+    layers = [(784, 1024), (1024, 1024), (1024, 10)]
+    forward = sum(2 * batch * i * o for i, o in layers)
+    return 2 * forward + sum(2 * batch * i * o for i, o in layers[1:])
+
+
 def bench_training(pcc, tools, cfg):
     """The MLP training step (examples/mlp_step.mlir) on N devices sharing
     the global batch, beside NumPy + mpi4py with one rank per device
@@ -861,6 +870,12 @@ def bench_training(pcc, tools, cfg):
     rows = []
     script = os.path.join(BENCH, "mlp_numpy.py")
     repeat = cfg["mlp_repeat"]
+    # The bound: the step's matrix products at OpenBLAS's rate on one
+    # thread (a 1024³ sgemm, measured here), on min(N, cores) cores.
+    sgemm = run([tools["bounds"], "sgemm", "1024", "1024", "1024", "0", "0",
+                 str(repeat + 1)]).stdout.split()[1:]
+    rate = 2 * 1024 ** 3 / statistics.median(float(t) for t in sgemm)
+    cores = len(os.sched_getaffinity(0))
     for devices in cfg["mlp_devices"]:
         batch = cfg["mlp_batch"] // devices
         params, xs, ys = mlp_numpy.init(devices, batch)
@@ -897,6 +912,8 @@ def bench_training(pcc, tools, cfg):
                                                 f"numpy_result{i}.npy"))
                            for i in range(7)], params, expected, loss)
         row = dict(devices=devices, batch=batch,
+                   bound=mlp_flops(cfg["mlp_batch"]) / rate
+                   / min(devices, cores),
                    **{key: stats(value) for key, value in times.items()})
         log(f"bench: MLP step N={devices}: pcc "
             f"{human_seconds(row['pcc']['median'])}, NumPy + mpi4py "
@@ -1144,10 +1161,14 @@ def write_report(results, out_dir, command):
                   "`Allreduce`), and NumPy on the whole batch in one process "
                   "(OpenBLAS with its threads). Times per step, medians "
                   "(min–max), the three taking turns; every result checked "
-                  "against NumPy's step.", "",
+                  "against NumPy's step. The bound is the time of the "
+                  "step's matrix products alone at OpenBLAS's rate on one "
+                  "thread (a 1024³ sgemm measured in the same run) on "
+                  "min(N, cores) cores: no implementation that does these "
+                  "products with these kernels beats it.", "",
                   "| N | pcc | NumPy + mpi4py | pcc / (NumPy + mpi4py) | "
-                  "NumPy, one process | pcc / NumPy |",
-                  "|---|---|---|---|---|---|"]
+                  "NumPy, one process | pcc / NumPy | bound | bound / pcc |",
+                  "|---|---|---|---|---|---|---|---|"]
         for r in results["training"]:
             p, m, o = r["pcc"], r["numpy_mpi"], r["numpy"]
             lines.append(
@@ -1158,7 +1179,9 @@ def write_report(results, out_dir, command):
                 f"{p['median'] / m['median']:.2f} | "
                 f"{human_seconds(o['median'])} ({human_seconds(o['min'])}–"
                 f"{human_seconds(o['max'])}) | "
-                f"{p['median'] / o['median']:.2f} |")
+                f"{p['median'] / o['median']:.2f} | "
+                f"{human_seconds(r['bound'])} | "
+                f"{r['bound'] / p['median']:.0%} |")
         lines.append("")
     if "processes" in results:
         lines += ["## Several processes (mpirun)", "",

@@ -30,6 +30,7 @@
 #include "Collectives.h"
 #include "DevicePool.h"
 #include "Fibers.h"
+#include "Memory.h"
 #include "Processes.h"
 #include "StackGuard.h"
 #include "Sync.h"
@@ -295,6 +296,7 @@ bool initialize(Pool &p) {
   // five-minute timeout.
   if (!checkCollectiveTimeout() || !checkBlasChoice())
     return false;
+  keepFreedMemory();
   // The processes of an MPI job share the machine's cores, and each would
   // pin its threads to the same ones: unless mpirun bound each to cores of
   // its own (then it may use only those, and there is nothing to choose),

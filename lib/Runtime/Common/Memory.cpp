@@ -1,5 +1,4 @@
-//===- Memory.cpp - the buffers of generated code
-//--------------------------===//
+//===- Memory.cpp - the buffers of generated code -------------------------===//
 //
 // Both pipelines make memref.alloc/dealloc call MLIR's generic allocation
 // functions, which pcc implements here: on the cuda platform they hand out
@@ -11,12 +10,16 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Memory.h"
 #include "GpuPlatform.h"
 #include "Mappings.h"
 
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include <malloc.h>
 #include <unistd.h>
+
+#include <climits>
 
 #include <atomic>
 #include <cstdio>
@@ -97,6 +100,24 @@ void *hostAlloc(uint64_t alignment, uint64_t size) {
   return data;
 }
 } // namespace
+
+void pcc::runtime::keepFreedMemory() {
+  // glibc maps each block past its threshold (at most 32 MiB) afresh, and
+  // gives the free top of a heap back to the system past another (at most
+  // 64 MiB): a program whose every step frees and allocates the same
+  // buffers then faults its pages in again at every step (an MLP training
+  // step on 4 devices on 2 cores spent 22 % of its time so). Like XLA's
+  // allocator, the runtime keeps what it freed for the next buffers: blocks
+  // up to 32 MiB (glibc's largest threshold) come from the heap, whose
+  // memory stays with the process up to 2 GiB free.
+  const char *tunables = std::getenv("GLIBC_TUNABLES");
+  if ((tunables && std::strstr(tunables, "glibc.malloc.")) ||
+      std::getenv("MALLOC_MMAP_THRESHOLD_") ||
+      std::getenv("MALLOC_TRIM_THRESHOLD_") || std::getenv("MALLOC_TOP_PAD_"))
+    return;
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);
+}
 
 extern "C" void pcc_set_memory_limit(int64_t bytes) {
   memoryLimit.store(bytes > 0 ? uint64_t(bytes) : 0);
