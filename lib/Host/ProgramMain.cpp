@@ -96,6 +96,8 @@ int main(int argc, char **argv) {
                       sizeof(message)) != 0)
       return fail(std::string(_pcc_program_backend) + " backend: " + message);
     allocator = gpuAllocator();
+    if (std::string error = gpuRunOptionError(options); !error.empty())
+      return fail(error);
   } else if (options.oversubscribe) {
     return fail("--oversubscribe applies to the cuda backend only; this "
                 "program was compiled for cpu");
@@ -107,6 +109,8 @@ int main(int argc, char **argv) {
 
   if (options.memoryLimit)
     pcc_set_memory_limit(options.memoryLimit);
+  if (!options.trace.empty() || options.profile)
+    pcc_set_trace(options.trace.c_str(), options.profile);
   // More copies than runs would never be used.
   unsigned long copies = std::min(options.rotate, options.repeat);
   std::vector<pcc::arrayio::Array> arguments;

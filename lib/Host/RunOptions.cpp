@@ -21,7 +21,21 @@ const std::vector<RunOptionSpec> pcc::host::kRunOptions = {
     {"memory-limit", "SIZE",
      "The most memory the program's buffers may hold (default: the "
      "machine's physical memory), e.g. 512M, 2G"},
+    {"trace", "FILE",
+     "Write every device's timeline (pmap runs, compute, each collective's "
+     "waiting and moving data) to FILE as Chrome trace-event JSON, for "
+     "ui.perfetto.dev or chrome://tracing"},
+    {"profile", nullptr,
+     "At exit, print a table per collective site: calls, total, wait and "
+     "transfer time"},
 };
+
+std::string pcc::host::gpuRunOptionError(const RunOptions &options) {
+  if (options.trace.empty() && !options.profile)
+    return "";
+  return "--trace and --profile record the cpu backend only; run with "
+         "--backend=cpu to trace this program";
+}
 
 static const RunOptionSpec *findRunOption(const std::string &name) {
   for (const RunOptionSpec &spec : kRunOptions)
@@ -107,8 +121,18 @@ bool pcc::host::setRunOption(RunOptions &options, const std::string &name,
             std::string(value) + "'";
     return false;
   }
+  if (name == "trace") {
+    options.trace = value;
+    if (options.trace.empty()) {
+      error = "--trace needs a file: --trace=FILE";
+      return false;
+    }
+    return true;
+  }
   if (name == "verbose")
     options.verbose = true;
+  else if (name == "profile")
+    options.profile = true;
   else
     options.oversubscribe = true;
   return true;

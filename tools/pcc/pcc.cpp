@@ -500,6 +500,11 @@ static LogicalResult runProgram(llvm::StringRef programPath,
     reportError("--oversubscribe applies to the cuda backend only");
     return failure();
   }
+  if (std::string error = pcc::host::gpuRunOptionError(runOptions);
+      *backend != Backend::Cpu && !error.empty()) {
+    reportError(error);
+    return failure();
+  }
   if (runOptions.verbose)
     llvm::errs() << "pcc: backend: " << getBackendName(*backend) << "\n";
   PhaseTimer timer;
@@ -644,6 +649,8 @@ static LogicalResult runCommand() {
     runOptions.verbose = runOptions.timeRuns = false;
   if (runOptions.memoryLimit)
     pcc_set_memory_limit(runOptions.memoryLimit);
+  if (!runOptions.trace.empty() || runOptions.profile)
+    pcc_set_trace(runOptions.trace.c_str(), runOptions.profile);
   return runProgram(positionals[1],
                     llvm::ArrayRef<std::string>(positionals).drop_front(2));
 }

@@ -34,6 +34,8 @@ struct RunOptions {
   bool verbose = false;       ///< --verbose.
   bool oversubscribe = false; ///< --oversubscribe.
   int64_t memoryLimit = 0;    ///< --memory-limit=SIZE in bytes (0: none).
+  std::string trace;          ///< --trace=FILE ("": none).
+  bool profile = false;       ///< --profile.
 };
 
 /// One run option as the command line spells it.
@@ -42,6 +44,10 @@ struct RunOptionSpec {
   const char *valueName; ///< What its value looks like ("N"); null for flags.
   const char *help;
 };
+
+/// What is wrong with `options` for a run on a GPU, cuda or cuda-sim ("":
+/// nothing): --trace and --profile record the cpu backend's devices only.
+std::string gpuRunOptionError(const RunOptions &options);
 
 /// Every run option, in the order --help lists them.
 extern const std::vector<RunOptionSpec> kRunOptions;

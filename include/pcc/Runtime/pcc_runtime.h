@@ -385,6 +385,12 @@ _Float16 __truncsfbf2(float value);
 /// provide, ends the process with status 1 and a message giving the size.
 void pcc_set_memory_limit(int64_t bytes);
 
+/// Records every device's timeline and writes it to `path` as Chrome
+/// trace-event JSON at exit ("" or null: no file), and with `profile`
+/// prints a table per collective site at exit. Overrides PCC_TRACE and
+/// PCC_PROFILE; call before the first pmap.
+void pcc_set_trace(const char *path, int32_t profile);
+
 /// The limit in effect, in bytes.
 int64_t pcc_memory_limit(void);
 

@@ -21,6 +21,7 @@
 #include "Collectives.h"
 #include "Processes.h"
 #include "RuntimeError.h"
+#include "Trace.h"
 #include "pcc/Support/Float16.h"
 
 #if defined(__x86_64__)
@@ -852,25 +853,39 @@ namespace {
 /// its buffers (small inputs staged in the slot), meets its group, computes
 /// its own part reading its peers' inputs, and, unless the inputs were
 /// staged, meets the group again before anyone may reuse its input.
-void hostCollective(const Collective &call, const GroupPos &pos) {
+void hostCollective(const Collective &call, const GroupPos &pos,
+                    trace::Clock::time_point start) {
   size_t outBytes = call.outBytes(pos.size);
   const char *op = call.name();
   GroupSlot *slot = findSlot(call, pos);
   Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
                           currentCallSite().shape};
   bool stage = int64_t(call.inBytes()) <= kStagedBytes;
+  bool traced = trace::on();
+  trace::Clock::time_point met, computed;
   const Announcement *members =
       publishAndMeet(*slot, op, call.device, pos, call.in, call.out,
                      fingerprint, stage, outBytes);
+  if (traced)
+    met = trace::Clock::now();
   computeOwnPart(call, members, pos, members, pos, stage);
+  if (traced)
+    computed = trace::Clock::now();
   // The peers' inputs must stay untouched until everyone has read them.
   if (!stage)
     meet(*slot, op, call.device, pos);
+  if (traced) {
+    const char *site = currentCallSite().description;
+    trace::record(trace::Phase::Wait, call.device, op, site, start, met);
+    trace::record(trace::Phase::Transfer, call.device, op, site, met, computed);
+    if (!stage)
+      trace::record(trace::Phase::Wait, call.device, op, site, computed,
+                    trace::Clock::now());
+  }
 }
 
-} // namespace
-
-void runHostCollective(const Collective &call) {
+/// The collective `call`, begun at `start` when traced.
+void runCollective(const Collective &call, trace::Clock::time_point start) {
   GroupPos pos = checkAndLocate(call);
   // Every member has the same count, so all skip the exchange together.
   if (call.count == 0)
@@ -887,7 +902,18 @@ void runHostCollective(const Collective &call) {
   // Under mpirun, a group whose members are in several processes.
   if (multiProcess() && runAcrossProcesses(call, pos))
     return;
-  hostCollective(call, pos);
+  hostCollective(call, pos, start);
+}
+
+} // namespace
+
+void runHostCollective(const Collective &call) {
+  if (!trace::on())
+    return runCollective(call, {});
+  trace::Clock::time_point start = trace::Clock::now();
+  runCollective(call, start);
+  trace::recordCollective(call.device, call.name(),
+                          currentCallSite().description, start);
 }
 
 } // namespace pcc::runtime

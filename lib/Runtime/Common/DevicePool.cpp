@@ -34,6 +34,7 @@
 #include "Processes.h"
 #include "StackGuard.h"
 #include "Sync.h"
+#include "Trace.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -549,6 +550,17 @@ extern "C" int64_t pcc_runtime_num_threads(void) {
 }
 
 namespace {
+/// A body whose runs are traced (Trace.h).
+struct TracedBody {
+  void (*body)(void *args, int64_t device);
+  void *args;
+
+  static void run(void *traced, int64_t device) {
+    auto *self = static_cast<TracedBody *>(traced);
+    trace::runTraced(self->body, self->args, device);
+  }
+};
+
 /// A body run on this process's block of devices (Processes.h): device d
 /// of the pool is device first + d of the pmap.
 struct BlockOfDevices {
@@ -566,17 +578,25 @@ struct BlockOfDevices {
 extern "C" void pcc_launch(int64_t num_devices,
                            void (*body)(void *args, int64_t device), void *args,
                            int64_t work) {
-  int32_t failed;
-  if (multiProcess() && num_devices >= 0) {
+  // The pmap, for the choice between one thread and several.
+  const void *site = reinterpret_cast<const void *>(body);
+  TracedBody traced{body, args};
+  int32_t failed = !trace::initialize();
+  if (trace::on()) {
+    body = TracedBody::run;
+    args = &traced;
+  }
+  if (failed) {
+    // The trace file could not be opened: said above.
+  } else if (multiProcess() && num_devices >= 0) {
     BlockOfDevices block{body, args, 0};
     int64_t count;
     localDevices(num_devices, block.first, count);
     failed = runDevices(count, BlockOfDevices::run, &block,
-                        /*threadPerDevice=*/false, work,
-                        reinterpret_cast<const void *>(body));
+                        /*threadPerDevice=*/false, work, site);
   } else {
     failed = runDevices(num_devices, body, args, /*threadPerDevice=*/false,
-                        work, reinterpret_cast<const void *>(body));
+                        work, site);
   }
   // Generated code cannot handle a failure, and its results would be
   // garbage: end the process with status 1, as the driver ends on any other

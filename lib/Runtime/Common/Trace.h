@@ -1,0 +1,51 @@
+//===- Trace.h - Devices' timelines and per-site profiles ------*- C++ -*-===//
+//
+// With a trace file (pcc_set_trace, --trace=FILE or PCC_TRACE), the runtime
+// records every device's pmap runs, the compute between its collectives, and
+// each collective on the host split into waiting for the group and moving
+// data, with its source location; at exit it writes them as Chrome
+// trace-event JSON (chrome://tracing, ui.perfetto.dev). With a profile
+// (--profile or PCC_PROFILE=1) it prints a table per collective site at exit.
+// Off, the cost is one load and branch per pmap launch and per collective.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef PCC_LIB_RUNTIME_TRACE_H
+#define PCC_LIB_RUNTIME_TRACE_H
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+
+namespace pcc::runtime::trace {
+
+using Clock = std::chrono::steady_clock;
+
+/// Whether anything is recorded; set before any device runs.
+extern std::atomic<bool> enabled;
+
+inline bool on() { return enabled.load(std::memory_order_relaxed); }
+
+enum class Phase : uint8_t { Pmap, Compute, Collective, Wait, Transfer };
+
+/// Records a span of `device`. `name` is the collective's ("psum"),
+/// `site` its source location (or null).
+void record(Phase phase, int64_t device, const char *name, const char *site,
+            Clock::time_point start, Clock::time_point end);
+
+/// Records a collective of `device` from `start` to now, and the compute
+/// since the device's previous collective (or its pmap's start).
+void recordCollective(int64_t device, const char *name, const char *site,
+                      Clock::time_point start);
+
+/// Runs `body` on `device` between the records of a pmap run.
+void runTraced(void (*body)(void *, int64_t), void *args, int64_t device);
+
+/// Reads PCC_TRACE and PCC_PROFILE where pcc_set_trace did not set them,
+/// opens the trace file and arranges the output at exit. Returns false
+/// after printing an error.
+bool initialize();
+
+} // namespace pcc::runtime::trace
+
+#endif // PCC_LIB_RUNTIME_TRACE_H
