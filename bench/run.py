@@ -95,6 +95,12 @@ def human_seconds(s):
     return f"{s:.2f} s"
 
 
+def human_stats(s):
+    """A stats() of seconds as "median (min–max)"."""
+    return (f"{human_seconds(s['median'])} ({human_seconds(s['min'])}–"
+            f"{human_seconds(s['max'])})")
+
+
 # ---------------------------------------------------------------------------
 # Setup
 # ---------------------------------------------------------------------------
@@ -1139,8 +1145,7 @@ def write_report(results, out_dir, command):
     for r in results["matmul"]:
         p, b, o = r["pcc"], r["builtin"], r["openblas"]
         flops = 2 * r["m"] * r["n"] * r["k"]
-        lines.append(f"| {matmul_name(r)} | {human_seconds(p['median'])} "
-                     f"({human_seconds(p['min'])}–{human_seconds(p['max'])})"
+        lines.append(f"| {matmul_name(r)} | {human_stats(p)}"
                      f" | {flops / p['median'] / 1e9:.1f} | "
                      f"{human_seconds(b['median'])} | "
                      f"{human_seconds(o['median'])} | "
@@ -1172,13 +1177,8 @@ def write_report(results, out_dir, command):
         for r in results["training"]:
             p, m, o = r["pcc"], r["numpy_mpi"], r["numpy"]
             lines.append(
-                f"| {r['devices']} | {human_seconds(p['median'])} "
-                f"({human_seconds(p['min'])}–{human_seconds(p['max'])}) | "
-                f"{human_seconds(m['median'])} ({human_seconds(m['min'])}–"
-                f"{human_seconds(m['max'])}) | "
-                f"{p['median'] / m['median']:.2f} | "
-                f"{human_seconds(o['median'])} ({human_seconds(o['min'])}–"
-                f"{human_seconds(o['max'])}) | "
+                f"| {r['devices']} | {human_stats(p)} | {human_stats(m)} | "
+                f"{p['median'] / m['median']:.2f} | {human_stats(o)} | "
                 f"{p['median'] / o['median']:.2f} | "
                 f"{human_seconds(r['bound'])} | "
                 f"{r['bound'] / p['median']:.0%} |")
