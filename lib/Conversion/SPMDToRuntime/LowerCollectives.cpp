@@ -153,7 +153,10 @@ Value CollectiveLowering::lowerAxisIndex(OpBuilder &builder, AxisIndexOp op) {
 static std::string describeCollective(Operation *op) {
   std::string text;
   llvm::raw_string_ostream os(text);
-  os << op->getName() << " over ";
+  if (auto writtenAs = op->getAttrOfType<StringAttr>(kWrittenAsAttrName))
+    os << writtenAs.getValue() << " over ";
+  else
+    os << op->getName() << " over ";
   ArrayAttr axes = cast<AxisOpInterface>(op).getAxisNames();
   if (axes.size() == 1)
     os << axes[0];

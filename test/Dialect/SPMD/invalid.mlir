@@ -496,6 +496,21 @@ func.func private @unknown_attribute() attributes {spmd.other} {
 
 // -----
 
+// expected-error @+1 {{'spmd.written_as' belongs on a collective, naming the spmd op it was written as ("spmd.pmean")}}
+func.func private @written_as_on_a_function() attributes {spmd.written_as = "spmd.pmean"} {
+  return
+}
+
+// -----
+
+func.func @written_as_not_a_name(%x: f32) -> f32 {
+  // expected-error @+1 {{'spmd.written_as' belongs on a collective}}
+  %s = spmd.psum %x over "i" {spmd.written_as = 1 : i32} : f32
+  return %s : f32
+}
+
+// -----
+
 func.func private @device(%device: i64, %buffer: memref<4xf32>)
     attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>} {
   return

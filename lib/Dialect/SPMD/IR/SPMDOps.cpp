@@ -781,6 +781,16 @@ LogicalResult AxisIndexOp::verify() {
 LogicalResult SPMDDialect::verifyOperationAttribute(Operation *op,
                                                     NamedAttribute attribute) {
   StringRef name = attribute.getName().getValue();
+  if (name == kWrittenAsAttrName) {
+    auto writtenAs = dyn_cast<StringAttr>(attribute.getValue());
+    if (!isa<AxisOpInterface>(op) || !writtenAs ||
+        !writtenAs.getValue().starts_with("spmd."))
+      return op->emitError()
+             << "'" << name
+             << "' belongs on a collective, naming the spmd op it was "
+                "written as (\"spmd.pmean\")";
+    return success();
+  }
   if (name != kGridAxesAttrName && name != kGridSizesAttrName)
     return op->emitError() << "unknown spmd attribute '" << name << "'";
   // A func.func, or the llvm.func it becomes.

@@ -71,6 +71,9 @@ struct PCCExpandPmeanPass
       Location loc = pmean.getLoc();
       auto sum = PsumOp::create(builder, loc, pmean.getType(), pmean.getInput(),
                                 pmean.getAxisNames(), pmean.getGroupsAttr());
+      // Errors, traces and profiles name the op the program wrote.
+      sum->setAttr(kWrittenAsAttrName,
+                   builder.getStringAttr(pmean->getName().getStringRef()));
       Value divisor = getDivisor(builder, pmean);
       auto mean = arith::DivFOp::create(builder, loc, sum, divisor);
       pmean.replaceAllUsesWith(mean.getResult());

@@ -32,6 +32,11 @@ class YieldOp;
 inline constexpr llvm::StringLiteral kGridAxesAttrName = "spmd.grid_axes";
 inline constexpr llvm::StringLiteral kGridSizesAttrName = "spmd.grid_sizes";
 
+/// On a collective that a pass made from another (the psum of an expanded
+/// pmean), the name of the op the program wrote ("spmd.pmean"): errors,
+/// traces and profiles name that one.
+inline constexpr llvm::StringLiteral kWrittenAsAttrName = "spmd.written_as";
+
 /// The runtime's element type that `type` is (pcc/Runtime/RuntimeABI.def),
 /// or null if values of `type` cannot cross devices.
 const abi::ElementType *getRuntimeElementType(mlir::Type type);
