@@ -87,6 +87,8 @@ int main(int argc, char **argv) {
 
   BufferAllocator allocator = hostAllocator();
   if (cuda) {
+    if (std::string error = gpuRunOptionError(options); !error.empty())
+      return fail(error);
     if (!pcc_cuda_init || !pcc_cuda_simulate)
       return fail("this executable was linked without pcc's cuda runtime");
     if (simulated &&
@@ -96,8 +98,6 @@ int main(int argc, char **argv) {
                       sizeof(message)) != 0)
       return fail(std::string(_pcc_program_backend) + " backend: " + message);
     allocator = gpuAllocator();
-    if (std::string error = gpuRunOptionError(options); !error.empty())
-      return fail(error);
   } else if (options.oversubscribe) {
     return fail("--oversubscribe applies to the cuda backend only; this "
                 "program was compiled for cpu");

@@ -31,10 +31,12 @@ const std::vector<RunOptionSpec> pcc::host::kRunOptions = {
 };
 
 std::string pcc::host::gpuRunOptionError(const RunOptions &options) {
-  if (options.trace.empty() && !options.profile)
+  const char *profile = std::getenv("PCC_PROFILE");
+  if (options.trace.empty() && !options.profile && !std::getenv("PCC_TRACE") &&
+      !(profile && !std::strcmp(profile, "1")))
     return "";
-  return "--trace and --profile record the cpu backend only; run with "
-         "--backend=cpu to trace this program";
+  return "--trace and --profile (PCC_TRACE, PCC_PROFILE) record the cpu "
+         "backend only; run with --backend=cpu to trace this program";
 }
 
 static const RunOptionSpec *findRunOption(const std::string &name) {

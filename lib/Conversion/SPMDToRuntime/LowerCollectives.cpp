@@ -163,7 +163,9 @@ static std::string describeCollective(Operation *op) {
   else
     os << axes;
   os << " : " << op->getOperand(0).getType();
-  if (auto file = dyn_cast<FileLineColLoc>(op->getLoc()))
+  // The file position inside call-site, fused or named locations too, so
+  // that sites differ in their text.
+  if (auto file = op->getLoc()->findInstanceOf<FileLineColLoc>())
     os << " at " << file.getFilename().getValue() << ":" << file.getLine()
        << ":" << file.getColumn();
   return text;

@@ -19,6 +19,7 @@
 
 #include "BlasChoice.h"
 #include "Gemm.h"
+#include "RuntimeError.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -190,11 +191,8 @@ template <typename T> T *packingBuffer(bool forA) {
     std::unique_ptr<T[]> b{new (std::nothrow) T[B::KC * B::NC]};
   };
   thread_local Buffers buffers;
-  if (!buffers.a || !buffers.b) {
-    std::fprintf(stderr, "pcc runtime error: out of memory for the matrix "
-                         "multiplication's packing buffers\n");
-    std::exit(1);
-  }
+  if (!buffers.a || !buffers.b)
+    failRun("out of memory for the matrix multiplication's packing buffers");
   return forA ? buffers.a.get() : buffers.b.get();
 }
 
@@ -243,16 +241,17 @@ void gemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
   if (m <= 0 || n <= 0 || k <= 0)
     return;
   BlasChoice choice = blasChoice();
+  // Checked before any device runs; a matmul outside every pmap may come
+  // first.
+  if (choice == BlasChoice::Invalid)
+    failRun(invalidBlasChoice());
   if (choice != BlasChoice::Builtin) {
     const char *why = nullptr;
-    if (!openblasLoaded(&why) && choice == BlasChoice::OpenBlas) {
-      std::fprintf(stderr,
-                   "pcc runtime error: PCC_BLAS=openblas, but OpenBLAS does "
-                   "not load (%s): install libopenblas0, or set PCC_BLAS to "
-                   "auto or builtin\n",
-                   why);
-      std::exit(1);
-    }
+    if (!openblasLoaded(&why) && choice == BlasChoice::OpenBlas)
+      failRun(std::string("PCC_BLAS=openblas, but OpenBLAS does not load (") +
+              why +
+              "): install libopenblas0, or set PCC_BLAS to auto or "
+              "builtin");
     if (openblasGemm(a, b, c, ldc, m, n, k))
       return;
   }

@@ -6,8 +6,8 @@
 // is absent. OpenBLAS's hand-written kernels are faster than the builtin
 // one (benchmarks.md). Each call runs on the calling thread, as every
 // device is a thread (or a fiber) of its own: OpenBLAS is told to use one
-// thread, from each thread that calls it (an OpenMP build of OpenBLAS keeps
-// that setting per thread).
+// thread when it is loaded, and again by each thread that calls it where
+// it is an OpenMP build, which keeps that setting per thread.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <string>
 
 namespace pcc::runtime {
 namespace {
@@ -33,7 +34,10 @@ struct OpenBlas {
   CblasGemm<float> sgemm = nullptr;
   CblasGemm<double> dgemm = nullptr;
   void (*setNumThreads)(int) = nullptr;
-  const char *error = nullptr;
+  /// An OpenMP build keeps the thread count per thread: each thread that
+  /// calls sets it. Other builds keep one for the process, set at loading.
+  bool perThread = false;
+  std::string error;
 
   template <typename T> CblasGemm<T> gemm() const;
 };
@@ -45,7 +49,7 @@ const OpenBlas &openblas() {
     OpenBlas lib;
     void *handle = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
     if (!handle) {
-      lib.error = dlerror();
+      lib.error = dlerror(); // Copied: glibc frees it at the next call.
       return lib;
     }
     lib.sgemm =
@@ -54,11 +58,17 @@ const OpenBlas &openblas() {
         reinterpret_cast<CblasGemm<double>>(dlsym(handle, "cblas_dgemm"));
     lib.setNumThreads = reinterpret_cast<void (*)(int)>(
         dlsym(handle, "openblas_set_num_threads"));
-    if (!lib.sgemm || !lib.dgemm || !lib.setNumThreads) {
+    auto parallel =
+        reinterpret_cast<int (*)()>(dlsym(handle, "openblas_get_parallel"));
+    if (!lib.sgemm || !lib.dgemm || !lib.setNumThreads || !parallel) {
       lib = OpenBlas();
-      lib.error = "libopenblas.so.0 lacks cblas_sgemm, cblas_dgemm or "
-                  "openblas_set_num_threads";
+      lib.error = "libopenblas.so.0 lacks cblas_sgemm, cblas_dgemm, "
+                  "openblas_set_num_threads or openblas_get_parallel";
+      return lib;
     }
+    constexpr int kOpenMp = 2; // openblas_get_parallel's answers: 0, 1, 2.
+    lib.perThread = parallel() == kOpenMp;
+    lib.setNumThreads(1);
     return lib;
   }();
   return library;
@@ -90,7 +100,7 @@ bool blasLayout(MatrixView<T> view, int64_t rows, int64_t cols, int &trans,
 bool openblasLoaded(const char **why) {
   const OpenBlas &lib = openblas();
   if (why)
-    *why = lib.error;
+    *why = lib.error.c_str();
   return lib.sgemm != nullptr;
 }
 
@@ -104,7 +114,7 @@ bool openblasGemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc,
       !blasLayout(a, m, k, transA, lda) || !blasLayout(b, k, n, transB, ldb))
     return false;
   thread_local bool oneThread = false;
-  if (!oneThread) {
+  if (lib.perThread && !oneThread) {
     lib.setNumThreads(1);
     oneThread = true;
   }

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace pcc::runtime {
 
@@ -22,13 +23,16 @@ BlasChoice blasChoice() {
   return choice;
 }
 
+std::string invalidBlasChoice() {
+  return std::string("PCC_BLAS must be auto (OpenBLAS where it loads, else "
+                     "pcc's own), openblas or builtin, not '") +
+         std::getenv("PCC_BLAS") + "'";
+}
+
 bool checkBlasChoice() {
   if (blasChoice() != BlasChoice::Invalid)
     return true;
-  std::fprintf(stderr,
-               "pcc runtime error: PCC_BLAS must be auto (OpenBLAS where it "
-               "loads, else pcc's own), openblas or builtin, not '%s'\n",
-               std::getenv("PCC_BLAS"));
+  std::fprintf(stderr, "pcc runtime error: %s\n", invalidBlasChoice().c_str());
   return false;
 }
 

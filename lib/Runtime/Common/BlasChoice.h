@@ -12,12 +12,17 @@
 #ifndef PCC_LIB_RUNTIME_BLASCHOICE_H
 #define PCC_LIB_RUNTIME_BLASCHOICE_H
 
+#include <string>
+
 namespace pcc::runtime {
 
 enum class BlasChoice { Auto, OpenBlas, Builtin, Invalid };
 
 /// PCC_BLAS, read once.
 BlasChoice blasChoice();
+
+/// What is wrong with PCC_BLAS, where it is invalid.
+std::string invalidBlasChoice();
 
 /// Whether PCC_BLAS is unset or valid; otherwise prints an error and
 /// returns false.

@@ -2,8 +2,12 @@
 //
 // Each thread appends its spans to a buffer of its own (one lock per thread,
 // at its first span); at exit the buffers are merged into the trace file
-// and the profile. Under mpirun every process writes its own file: FILE for
-// process 0, FILE.<rank> for the others, each process a `pid` of its own.
+// and the profile. With a profile and no trace file, each buffer keeps only
+// sums per call site, so that a long run does not grow. The file is written
+// beside its name and renamed into place, so that a run that ends with an
+// error leaves the previous trace, not a partial one. Under mpirun every
+// process writes its own file: FILE for process 0, FILE.<rank> for the
+// others, each process a `pid` of its own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,8 +42,16 @@ struct Event {
   Clock::time_point start, end;
 };
 
+/// A collective site's sums for the profile.
+struct Totals {
+  int64_t calls = 0;
+  Clock::duration total{}, wait{}, transfer{};
+};
+
 struct Buffer {
-  std::vector<Event> events;
+  std::vector<Event> events; ///< With a trace file.
+  /// With a profile, keyed by the site (or, without one, the op's name).
+  std::unordered_map<const char *, Totals> totals;
   /// Where each device run on this thread ended its last span (its pmap
   /// run's start, or its last collective's end): a device's fiber stays on
   /// the thread that started it.
@@ -56,15 +68,17 @@ struct Buffer {
       found = sites.emplace(site, site).first;
     return found->second.c_str();
   }
+
+  /// Keeps `e` for the trace, or adds it to the profile's sums.
+  void add(const Event &e);
 };
 
 struct State {
   std::mutex mutex;
   std::vector<std::unique_ptr<Buffer>> buffers;
-  bool configured = false; ///< pcc_set_trace was called.
-  std::string path;        ///< The trace file ("": none).
+  bool pathSet = false, profileSet = false; ///< By pcc_set_trace.
+  std::string path;                         ///< The trace file ("": none).
   bool profile = false;
-  std::FILE *file = nullptr;
   Clock::time_point origin = Clock::now();
 };
 
@@ -72,6 +86,22 @@ struct State {
 State &state() {
   static State *s = new State;
   return *s;
+}
+
+void Buffer::add(const Event &e) {
+  State &s = state();
+  if (!s.path.empty())
+    events.push_back(e);
+  if (!s.profile || e.phase == Phase::Pmap || e.phase == Phase::Compute)
+    return;
+  Totals &t = totals[e.site ? e.site : e.name];
+  Clock::duration d = e.end - e.start;
+  if (e.phase == Phase::Collective) {
+    ++t.calls;
+    t.total += d;
+  } else {
+    (e.phase == Phase::Wait ? t.wait : t.transfer) += d;
+  }
 }
 
 Buffer &buffer() {
@@ -101,44 +131,73 @@ const char *phaseName(Phase phase) {
   return "";
 }
 
-/// `text` as a JSON string's contents.
-std::string jsonEscaped(const char *text) {
+/// A collective's name as the program spells it ("psum", from its site
+/// "spmd.psum over ..."), else the runtime's.
+std::string opName(const char *name, const char *site) {
+  if (site && !std::strncmp(site, "spmd.", 5))
+    return std::string(site + 5, std::strcspn(site + 5, " "));
+  return name ? name : "collective";
+}
+
+/// The length of the valid UTF-8 sequence at `p` (0: none).
+size_t utf8Length(const unsigned char *p) {
+  auto continues = [&](int i) { return (p[i] & 0xC0) == 0x80; };
+  if (p[0] < 0x80)
+    return 1;
+  if (p[0] >= 0xC2 && p[0] <= 0xDF)
+    return continues(1) ? 2 : 0;
+  if (p[0] >= 0xE0 && p[0] <= 0xEF) {
+    // No overlong forms, no surrogates.
+    bool ok = continues(1) && continues(2) && !(p[0] == 0xE0 && p[1] < 0xA0) &&
+              !(p[0] == 0xED && p[1] > 0x9F);
+    return ok ? 3 : 0;
+  }
+  if (p[0] >= 0xF0 && p[0] <= 0xF4) {
+    bool ok = continues(1) && continues(2) && continues(3) &&
+              !(p[0] == 0xF0 && p[1] < 0x90) && !(p[0] == 0xF4 && p[1] > 0x8F);
+    return ok ? 4 : 0;
+  }
+  return 0;
+}
+
+/// `text` as a JSON string's contents: quotes, backslashes and control
+/// characters escaped, bytes that are not UTF-8 replaced by U+FFFD (a
+/// source path may be in another encoding).
+std::string jsonEscaped(const std::string &text) {
   std::string out;
-  for (const char *c = text; *c; ++c) {
-    if (*c == '"' || *c == '\\') {
+  const auto *p = reinterpret_cast<const unsigned char *>(text.c_str());
+  while (*p) {
+    if (*p == '"' || *p == '\\') {
       out += '\\';
-      out += *c;
-    } else if (static_cast<unsigned char>(*c) < 0x20) {
+      out += char(*p++);
+    } else if (*p < 0x20) {
       char escape[8];
-      std::snprintf(escape, sizeof escape, "\\u%04x", *c);
+      std::snprintf(escape, sizeof escape, "\\u%04x", *p++);
       out += escape;
+    } else if (size_t n = utf8Length(p)) {
+      out.append(reinterpret_cast<const char *>(p), n);
+      p += n;
     } else {
-      out += *c;
+      out += "\\ufffd";
+      ++p;
     }
   }
   return out;
-}
-
-/// A collective's name as the program spells it ("psum", from its site
-/// "spmd.psum over ..."), else the runtime's.
-std::string opName(const Event &e) {
-  if (e.site && !std::strncmp(e.site, "spmd.", 5))
-    return std::string(e.site + 5, std::strcspn(e.site + 5, " "));
-  return e.name ? e.name : "collective";
 }
 
 double micros(Clock::duration d) {
   return std::chrono::duration<double, std::micro>(d).count();
 }
 
-void writeTrace(State &s, const std::vector<Event> &events) {
-  int64_t pid = processLayout().rank;
-  std::FILE *f = s.file;
+/// Writes the events as Chrome trace-event JSON to `file`.
+void writeTrace(std::FILE *f, const std::vector<Event> &events,
+                Clock::time_point origin) {
+  long long pid = processLayout().rank;
   std::fprintf(f, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
   std::fprintf(f,
                "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %lld, "
                "\"args\": {\"name\": \"pcc process %lld\"}}",
-               (long long)pid, (long long)pid);
+               pid, pid);
   std::vector<int64_t> devices;
   for (const Event &e : events)
     devices.push_back(e.device);
@@ -148,15 +207,15 @@ void writeTrace(State &s, const std::vector<Event> &events) {
     std::fprintf(f,
                  ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": "
                  "%lld, \"tid\": %lld, \"args\": {\"name\": \"device %lld\"}}",
-                 (long long)pid, (long long)d, (long long)d);
+                 pid, (long long)d, (long long)d);
   for (const Event &e : events) {
-    std::string name =
-        e.phase == Phase::Collective ? opName(e) : phaseName(e.phase);
+    std::string name = e.phase == Phase::Collective ? opName(e.name, e.site)
+                                                    : phaseName(e.phase);
     std::fprintf(f,
                  ",\n{\"name\": \"%s\", \"cat\": \"%s\", \"ph\": \"X\", "
                  "\"pid\": %lld, \"tid\": %lld, \"ts\": %.3f, \"dur\": %.3f",
-                 name.c_str(), phaseName(e.phase), (long long)pid,
-                 (long long)e.device, micros(e.start - s.origin),
+                 jsonEscaped(name).c_str(), phaseName(e.phase), pid,
+                 (long long)e.device, micros(e.start - origin),
                  micros(e.end - e.start));
     if (e.site)
       std::fprintf(f, ", \"args\": {\"site\": \"%s\"}",
@@ -164,9 +223,6 @@ void writeTrace(State &s, const std::vector<Event> &events) {
     std::fprintf(f, "}");
   }
   std::fprintf(f, "\n]}\n");
-  if (std::fclose(f) != 0)
-    std::fprintf(stderr, "pcc: error: cannot write the trace '%s': %s\n",
-                 s.path.c_str(), std::strerror(errno));
 }
 
 std::string seconds(Clock::duration d) {
@@ -181,26 +237,21 @@ std::string seconds(Clock::duration d) {
   return text;
 }
 
-void printProfile(const std::vector<Event> &events) {
-  struct Row {
-    int64_t calls = 0;
-    Clock::duration total{}, wait{}, transfer{};
-  };
-  // Keyed by the site's text: generated code passes the same pointer at
-  // every call of a site, but two sites never share a text.
-  std::map<std::string, Row> rows;
-  for (const Event &e : events) {
-    std::string key = e.site ? e.site : opName(e) + " (no source location)";
-    if (e.phase == Phase::Collective) {
-      Row &row = rows[key];
-      ++row.calls;
-      row.total += e.end - e.start;
-    } else if (e.phase == Phase::Wait) {
-      rows[key].wait += e.end - e.start;
-    } else if (e.phase == Phase::Transfer) {
-      rows[key].transfer += e.end - e.start;
+/// Prints the sums per site of every buffer, sites merged by their text.
+void printProfile(State &s) {
+  std::map<std::string, Totals> rows;
+  for (auto &b : s.buffers)
+    for (const auto &[key, t] : b->totals) {
+      // A key is a site's text, or an op's name where it has none.
+      std::string site = key;
+      if (site.rfind("spmd.", 0) != 0)
+        site += " (no source location)";
+      Totals &row = rows[site];
+      row.calls += t.calls;
+      row.total += t.total;
+      row.wait += t.wait;
+      row.transfer += t.transfer;
     }
-  }
   std::string whose =
       multiProcess()
           ? " of process " + std::to_string(processLayout().rank) + "'s devices"
@@ -215,22 +266,37 @@ void printProfile(const std::vector<Event> &events) {
                  seconds(row.transfer).c_str(), site.c_str());
 }
 
+/// Where the trace is written before it is renamed to its name.
+std::string partialPath(const State &s) { return s.path + ".partial"; }
+
 void writeAtExit() {
   State &s = state();
+  if (s.profile)
+    printProfile(s);
+  if (s.path.empty())
+    return;
   std::vector<Event> events;
-  {
-    std::lock_guard<std::mutex> lock(s.mutex);
-    for (auto &b : s.buffers)
-      events.insert(events.end(), b->events.begin(), b->events.end());
-  }
+  for (auto &b : s.buffers)
+    events.insert(events.end(), b->events.begin(), b->events.end());
   std::stable_sort(
       events.begin(), events.end(), [](const Event &a, const Event &b) {
         return a.start < b.start || (a.start == b.start && a.phase < b.phase);
       });
-  if (s.file)
-    writeTrace(s, events);
-  if (s.profile)
-    printProfile(events);
+  std::string partial = partialPath(s);
+  std::FILE *f = std::fopen(partial.c_str(), "w");
+  bool written = f != nullptr;
+  if (f) {
+    writeTrace(f, events, s.origin);
+    written = !std::ferror(f);
+    written = std::fclose(f) == 0 && written;
+  }
+  if (!written || std::rename(partial.c_str(), s.path.c_str()) != 0) {
+    std::fprintf(stderr, "pcc: error: cannot write the trace '%s': %s\n",
+                 s.path.c_str(), std::strerror(errno));
+    std::remove(partial.c_str());
+    std::fflush(nullptr);
+    std::_Exit(1);
+  }
 }
 
 } // namespace
@@ -238,7 +304,7 @@ void writeAtExit() {
 void record(Phase phase, int64_t device, const char *name, const char *site,
             Clock::time_point start, Clock::time_point end) {
   Buffer &b = buffer();
-  b.events.push_back({phase, device, name, b.copyOf(site), start, end});
+  b.add({phase, device, name, b.copyOf(site), start, end});
 }
 
 void recordCollective(int64_t device, const char *name, const char *site,
@@ -247,12 +313,10 @@ void recordCollective(int64_t device, const char *name, const char *site,
   Buffer &b = buffer();
   auto last = b.lastEnd.find(device);
   if (last != b.lastEnd.end()) {
-    b.events.push_back(
-        {Phase::Compute, device, nullptr, nullptr, last->second, start});
+    b.add({Phase::Compute, device, nullptr, nullptr, last->second, start});
     last->second = end;
   }
-  b.events.push_back(
-      {Phase::Collective, device, name, b.copyOf(site), start, end});
+  b.add({Phase::Collective, device, name, b.copyOf(site), start, end});
 }
 
 void runTraced(void (*body)(void *, int64_t), void *args, int64_t device) {
@@ -261,10 +325,9 @@ void runTraced(void (*body)(void *, int64_t), void *args, int64_t device) {
   body(args, device);
   Clock::time_point end = Clock::now();
   Buffer &b = buffer();
-  b.events.push_back(
-      {Phase::Compute, device, nullptr, nullptr, b.lastEnd[device], end});
+  b.add({Phase::Compute, device, nullptr, nullptr, b.lastEnd[device], end});
   b.lastEnd.erase(device);
-  b.events.push_back({Phase::Pmap, device, nullptr, nullptr, start, end});
+  b.add({Phase::Pmap, device, nullptr, nullptr, start, end});
 }
 
 bool initialize() {
@@ -273,9 +336,10 @@ bool initialize() {
     return ok;
   done = true;
   State &s = state();
-  if (!s.configured) {
+  if (!s.pathSet)
     if (const char *path = std::getenv("PCC_TRACE"))
       s.path = path;
+  if (!s.profileSet)
     if (const char *profile = std::getenv("PCC_PROFILE")) {
       if (std::strcmp(profile, "0") && std::strcmp(profile, "1")) {
         std::fprintf(stderr,
@@ -286,18 +350,21 @@ bool initialize() {
       }
       s.profile = *profile == '1';
     }
-  }
   if (!s.path.empty()) {
     if (processLayout().rank > 0)
       s.path += "." + std::to_string(processLayout().rank);
-    s.file = std::fopen(s.path.c_str(), "w");
-    if (!s.file) {
+    // Checked now, so that a run is not lost to a typo in the name.
+    std::string partial = partialPath(s);
+    std::FILE *probe = std::fopen(partial.c_str(), "w");
+    if (!probe) {
       std::fprintf(stderr, "pcc: error: cannot write the trace '%s': %s\n",
                    s.path.c_str(), std::strerror(errno));
       return ok = false;
     }
+    std::fclose(probe);
+    std::remove(partial.c_str());
   }
-  if (!s.file && !s.profile)
+  if (s.path.empty() && !s.profile)
     return true;
   s.origin = Clock::now();
   std::atexit(writeAtExit);
@@ -309,7 +376,12 @@ bool initialize() {
 
 extern "C" void pcc_set_trace(const char *path, int32_t profile) {
   auto &s = pcc::runtime::trace::state();
-  s.configured = true;
-  s.path = path ? path : "";
-  s.profile = profile != 0;
+  if (path && *path) {
+    s.pathSet = true;
+    s.path = path;
+  }
+  if (profile) {
+    s.profileSet = true;
+    s.profile = true;
+  }
 }

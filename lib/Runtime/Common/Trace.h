@@ -6,6 +6,8 @@
 // data, with its source location; at exit it writes them as Chrome
 // trace-event JSON (chrome://tracing, ui.perfetto.dev). With a profile
 // (--profile or PCC_PROFILE=1) it prints a table per collective site at exit.
+// A run that ends with an error (which skips the exit handlers) writes
+// neither.
 // Off, the cost is one load and branch per pmap launch and per collective.
 //
 //===----------------------------------------------------------------------===//
