@@ -22,6 +22,9 @@
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/LLJIT.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/ExecutionEngine/Orc/MapperJITLinkMemoryManager.h"
+#include "llvm/ExecutionEngine/Orc/MemoryMapper.h"
+#include "llvm/ExecutionEngine/Orc/ObjectLinkingLayer.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -232,10 +235,33 @@ llvm::Expected<CompiledProgram> pcc::driver::jitCompile(ModuleOp module,
   if (!objects)
     return objects.takeError();
 
-  auto jit = llvm::orc::LLJITBuilder()
-                 .setJITTargetMachineBuilder(*machines)
-                 .setDataLayout(llvmModule->getDataLayout())
-                 .create();
+  // The parts reach each other's functions and data by 32-bit PC-relative
+  // offsets (the small code model; hidden symbols need no GOT), so they
+  // must lie within 2 GiB of each other: one reservation of address space
+  // holds them all. JITLink's default gives each part its own mapping,
+  // which the kernel may place anywhere (under AddressSanitizer it put two
+  // parts terabytes apart, and linking failed).
+  size_t objectBytes = 0;
+  for (auto &object : *objects)
+    objectBytes += object->getBufferSize();
+  size_t reservation = llvm::alignTo(
+      std::max<size_t>(2 * objectBytes + (1 << 20), 64 << 20), size_t(1) << 20);
+  auto jit =
+      llvm::orc::LLJITBuilder()
+          .setJITTargetMachineBuilder(*machines)
+          .setDataLayout(llvmModule->getDataLayout())
+          .setObjectLinkingLayerCreator(
+              [reservation](llvm::orc::ExecutionSession &session)
+                  -> llvm::Expected<std::unique_ptr<llvm::orc::ObjectLayer>> {
+                auto memory =
+                    llvm::orc::MapperJITLinkMemoryManager::CreateWithMapper<
+                        llvm::orc::InProcessMemoryMapper>(reservation);
+                if (!memory)
+                  return memory.takeError();
+                return std::make_unique<llvm::orc::ObjectLinkingLayer>(
+                    session, std::move(*memory));
+              })
+          .create();
   if (!jit)
     return jit.takeError();
   llvm::orc::JITDylib &library = (*jit)->getMainJITDylib();
