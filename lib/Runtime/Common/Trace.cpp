@@ -16,6 +16,8 @@
 
 #include "pcc/Runtime/pcc_runtime.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
@@ -353,9 +355,15 @@ bool initialize() {
   if (!s.path.empty()) {
     if (processLayout().rank > 0)
       s.path += "." + std::to_string(processLayout().rank);
-    // Checked now, so that a run is not lost to a typo in the name.
+    // Checked now, so that a run is not lost to a typo in the name: the
+    // file beside it can be made, and the name is not a directory's.
     std::string partial = partialPath(s);
-    std::FILE *probe = std::fopen(partial.c_str(), "w");
+    struct stat existing;
+    std::FILE *probe = nullptr;
+    if (stat(s.path.c_str(), &existing) == 0 && S_ISDIR(existing.st_mode))
+      errno = EISDIR;
+    else
+      probe = std::fopen(partial.c_str(), "w");
     if (!probe) {
       std::fprintf(stderr, "pcc: error: cannot write the trace '%s': %s\n",
                    s.path.c_str(), std::strerror(errno));
