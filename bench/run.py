@@ -850,7 +850,7 @@ def mlp_program(devices, batch):
 
 def check_mlp(what, got, params, expected, loss):
     """Ends the harness unless `got` is NumPy's step (mlp_numpy.mismatch)."""
-    import mlp_numpy
+    import mlp_numpy  # beside this script; imports NumPy, hence here
     error = mlp_numpy.mismatch(got, params, expected, loss)
     if error:
         sys.exit(f"bench: {what}: the MLP step differs from NumPy's: {error}")
@@ -871,8 +871,7 @@ def bench_training(pcc, tools, cfg):
     (OpenBLAS on one thread in each, as the ranks share the cores) and
     NumPy on the whole batch in one process (OpenBLAS with its threads),
     taking turns; every result is checked against NumPy's step."""
-    sys.path.insert(0, BENCH)
-    import mlp_numpy
+    import mlp_numpy  # beside this script; imports NumPy, hence here
     rows = []
     script = os.path.join(BENCH, "mlp_numpy.py")
     repeat = cfg["mlp_repeat"]
