@@ -6,13 +6,16 @@
  *                                      bound counts bytes read plus written)
  *   bounds read THREADS BYTES REPEAT   seconds for THREADS threads each to
  *                                      sum its own BYTES of floats
- *   bounds reduce THREADS BYTES REPEAT STREAMS
+ *   bounds collective THREADS BYTES REPEAT INPUTS OUTPUTS
  *                                      seconds for THREADS threads each to
- *                                      add STREAMS arrays of BYTES into one:
- *                                      the least a reduce-scatter must do
- *                                      (read every input once, write every
- *                                      sum once); of regular and
- *                                      non-temporal stores, the faster
+ *                                      read INPUTS arrays of BYTES once, add
+ *                                      them, and write the sums into
+ *                                      OUTPUTS arrays (a copy if INPUTS is
+ *                                      1): the least traffic of a
+ *                                      collective, every input read once
+ *                                      and every result written once; of
+ *                                      regular and non-temporal stores, the
+ *                                      faster
  *
  *   bounds sgemm M N K TRANS_A TRANS_B REPEAT
  *                                      seconds for one OpenBLAS sgemm of an
@@ -21,7 +24,8 @@
  *                                      as N x K if TRANS_B is 1
  *
  * Like the benchmarks, the bandwidth modes' repetitions cycle through
- * enough buffers (64 MiB per thread) that none finds its data in cache.
+ * enough copies of the arrays that a thread reads 64 MiB of other inputs
+ * (twice this machine's last-level cache) before it reads one again.
  */
 #define _GNU_SOURCE
 #include <cblas.h>
@@ -47,37 +51,48 @@ static void fail(const char *message) {
   exit(1);
 }
 
-enum Mode { COPY, READ, REDUCE };
+enum Mode { COPY, READ, COLLECTIVE };
 
 struct Job {
   enum Mode mode;
-  int streams;   /* source arrays per repetition (1 but for REDUCE) */
-  int streaming; /* REDUCE: non-temporal stores */
+  int inputs;    /* source arrays per repetition */
+  int outputs;   /* destination arrays per repetition (0 for READ) */
+  int streaming; /* COLLECTIVE: non-temporal stores */
   size_t bytes;
-  float **srcs, **dsts; /* per copy: streams sources, one destination */
-  float **src, *dst;
+  float **srcs, **dsts; /* per copy: its sources, then its destinations */
+  float **src, **dst;
   pthread_barrier_t *start;
   double seconds;
   float sum;
 };
 
-/* dst = the sum of the streams, 16 floats (one cache line) at a time. */
-static void reduce(float *restrict dst, float *const *src, int streams,
-                   size_t n, int streaming) {
-  for (size_t i = 0; i < n; i += 16) {
-    float line[16];
-    memcpy(line, src[0] + i, sizeof line);
-    for (int s = 1; s < streams; ++s)
-      for (int k = 0; k < 16; ++k)
-        line[k] += src[s][i + k];
-#ifdef __SSE__
-    if (streaming) {
-      for (int k = 0; k < 16; k += 4)
-        _mm_stream_ps(dst + i + k, _mm_loadu_ps(line + k));
-      continue;
+/* Block by block (4 KiB, held in L1): the sum of the inputs, written into
+ * every output. A copy (one input) reads its block straight from the
+ * source, which the first write has brought into cache. */
+static void collective(float *const *dst, int outputs, float *const *src,
+                       int inputs, size_t n, int streaming) {
+  enum { BLOCK = 1024 };
+  float sum[BLOCK];
+  for (size_t i = 0; i < n; i += BLOCK) {
+    size_t len = n - i < BLOCK ? n - i : BLOCK;
+    const float *block = src[0] + i;
+    if (inputs > 1) {
+      memcpy(sum, block, len * sizeof(float));
+      for (int s = 1; s < inputs; ++s)
+        for (size_t k = 0; k < len; ++k)
+          sum[k] += src[s][i + k];
+      block = sum;
     }
+    for (int o = 0; o < outputs; ++o) {
+#ifdef __SSE__
+      if (streaming) {
+        for (size_t k = 0; k < len; k += 4)
+          _mm_stream_ps(dst[o] + i + k, _mm_loadu_ps(block + k));
+        continue;
+      }
 #endif
-    memcpy(dst + i, line, sizeof line);
+      memcpy(dst[o] + i, block, len * sizeof(float));
+    }
   }
 #ifdef __SSE__
   _mm_sfence();
@@ -97,47 +112,46 @@ static void *runJob(void *arg) {
         acc[k] += job->src[0][i + k];
     for (int k = 0; k < 8; ++k)
       job->sum += acc[k];
-  } else if (job->mode == REDUCE) {
-    reduce(job->dst, job->src, job->streams, n, job->streaming);
+  } else if (job->mode == COLLECTIVE) {
+    collective(job->dst, job->outputs, job->src, job->inputs, n,
+               job->streaming);
   } else {
-    memcpy(job->dst, job->src[0], job->bytes);
+    memcpy(job->dst[0], job->src[0], job->bytes);
   }
   job->seconds = now() - t0;
   return NULL;
 }
 
 /* All threads start together; a repetition lasts as long as its slowest.
- * REDUCE times each repetition with regular and with non-temporal stores
- * (on different copies) and prints the faster: it is a bound. */
+ * COLLECTIVE times each repetition with regular and with non-temporal
+ * stores (on different copies) and prints the faster: it is a bound. */
 static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
-                      int streams) {
+                      int inputs, int outputs) {
   struct Job *jobs = calloc(threads, sizeof(struct Job));
   pthread_t *ids = calloc(threads, sizeof(pthread_t));
   pthread_barrier_t start;
-  size_t set = (size_t)(streams + (mode != READ)) * bytes;
-  int copies = (int)((((size_t)64 << 20) + set - 1) / set);
-  int variants = mode == REDUCE ? 2 : 1;
+  int arrays = inputs + outputs;
+  size_t read = (size_t)inputs * bytes;
+  int copies = (int)((((size_t)64 << 20) + read - 1) / read);
+  int variants = mode == COLLECTIVE ? 2 : 1;
   for (int t = 0; t < threads; ++t) {
     jobs[t].mode = mode;
-    jobs[t].streams = streams;
+    jobs[t].inputs = inputs;
+    jobs[t].outputs = outputs;
     jobs[t].bytes = bytes;
-    jobs[t].srcs = calloc((size_t)copies * streams, sizeof(float *));
-    jobs[t].dsts = calloc(copies, sizeof(float *));
-    for (int c = 0; c < copies; ++c) {
-      for (int s = 0; s < streams; ++s) {
-        float *src = aligned_alloc(64, bytes);
-        if (!src)
+    jobs[t].srcs = calloc((size_t)copies * inputs, sizeof(float *));
+    jobs[t].dsts = calloc((size_t)copies * outputs + 1, sizeof(float *));
+    for (int c = 0; c < copies; ++c)
+      for (int a = 0; a < arrays; ++a) {
+        float *array = aligned_alloc(64, bytes);
+        if (!array)
           fail("out of memory");
-        memset(src, 1, bytes);
-        jobs[t].srcs[c * streams + s] = src;
+        memset(array, a < inputs ? 1 : 2, bytes);
+        if (a < inputs)
+          jobs[t].srcs[c * inputs + a] = array;
+        else
+          jobs[t].dsts[c * outputs + a - inputs] = array;
       }
-      if (mode != READ) {
-        jobs[t].dsts[c] = aligned_alloc(64, bytes);
-        if (!jobs[t].dsts[c])
-          fail("out of memory");
-        memset(jobs[t].dsts[c], 2, bytes);
-      }
-    }
   }
   int next = 0; /* the copy the next run uses */
   for (int r = 0; r < repeat; ++r) {
@@ -145,8 +159,8 @@ static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
     for (int v = 0; v < variants; ++v, next = (next + 1) % copies) {
       pthread_barrier_init(&start, NULL, threads);
       for (int t = 0; t < threads; ++t) {
-        jobs[t].src = jobs[t].srcs + (size_t)next * streams;
-        jobs[t].dst = jobs[t].dsts[next];
+        jobs[t].src = jobs[t].srcs + (size_t)next * inputs;
+        jobs[t].dst = jobs[t].dsts + (size_t)next * outputs;
         jobs[t].streaming = v;
         jobs[t].start = &start;
         pthread_create(&ids[t], NULL, runJob, &jobs[t]);
@@ -187,16 +201,21 @@ static void sgemm(int m, int n, int k, int transA, int transB, int repeat) {
 
 int main(int argc, char **argv) {
   const char *mode = argc > 1 ? argv[1] : "";
-  int reduceMode = !strcmp(mode, "reduce");
+  int collectiveMode = !strcmp(mode, "collective");
   if ((argc == 5 && (!strcmp(mode, "copy") || !strcmp(mode, "read"))) ||
-      (argc == 6 && reduceMode)) {
+      (argc == 7 && collectiveMode)) {
     int threads = atoi(argv[2]), repeat = atoi(argv[4]);
-    int streams = reduceMode ? atoi(argv[5]) : 1;
+    int inputs = collectiveMode ? atoi(argv[5]) : 1;
+    int outputs = collectiveMode ? atoi(argv[6]) : !strcmp(mode, "copy");
     size_t bytes = strtoull(argv[3], NULL, 10);
-    if (threads <= 0 || repeat <= 0 || streams <= 0 || bytes < 64)
-      fail("THREADS, REPEAT and STREAMS must be positive, BYTES at least 64");
-    bandwidth(reduceMode ? REDUCE : !strcmp(mode, "read") ? READ : COPY,
-              threads, bytes & ~(size_t)63, repeat, streams);
+    if (threads <= 0 || repeat <= 0 || inputs <= 0 || outputs < 0 ||
+        bytes < 64)
+      fail("THREADS, REPEAT and INPUTS must be positive, OUTPUTS not "
+           "negative, BYTES at least 64");
+    bandwidth(collectiveMode ? COLLECTIVE
+              : !strcmp(mode, "read") ? READ
+                                      : COPY,
+              threads, bytes & ~(size_t)63, repeat, inputs, outputs);
   } else if (argc == 8 && !strcmp(mode, "sgemm")) {
     int m = atoi(argv[2]), n = atoi(argv[3]), k = atoi(argv[4]);
     int repeat = atoi(argv[7]);
@@ -204,9 +223,9 @@ int main(int argc, char **argv) {
       fail("M, N, K and REPEAT must be positive");
     sgemm(m, n, k, atoi(argv[5]), atoi(argv[6]), repeat);
   } else {
-    fail("usage: bounds copy|read THREADS BYTES REPEAT | bounds reduce "
-         "THREADS BYTES REPEAT STREAMS | bounds sgemm M N K TRANS_A TRANS_B "
-         "REPEAT");
+    fail("usage: bounds copy|read THREADS BYTES REPEAT | bounds collective "
+         "THREADS BYTES REPEAT INPUTS OUTPUTS | bounds sgemm M N K TRANS_A "
+         "TRANS_B REPEAT");
   }
   return 0;
 }

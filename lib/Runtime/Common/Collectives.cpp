@@ -819,12 +819,33 @@ void computeOwnPart(const Collective &call, const Announcement *members,
         pos.rank * part, (pos.rank + 1) * part, pos.rank * part, stream);
     return;
   }
-  case Collective::AllGather:
-    // Each member pulls every input into its own output: it writes only its
-    // own memory, and the work is evenly spread.
-    for (int64_t j = 0; j < pos.size; ++j)
-      copyOut(out + j * inBytes, input(j, 0), inBytes, stream);
+  case Collective::AllGather: {
+    if (stage) {
+      // Staged inputs: the peers may leave before the others finish, so
+      // each member pulls every input into its own output.
+      for (int64_t j = 0; j < pos.size; ++j)
+        copyOut(out + j * inBytes, input(j, 0), inBytes, stream);
+      break;
+    }
+    // Each sharing member takes a slice of the concatenated inputs and
+    // writes it into every output, a block at a time: the block is read
+    // from memory once and then from L1, so the inputs are read once in
+    // all where pulling reads each of them once per output.
+    int64_t elem = elemSize(call.dtype), first, end;
+    sliceOf(pos.size * call.count, elem, sharing.size, sharing.rank, first,
+            end);
+    constexpr size_t kBlock = 8192;
+    for (size_t at = size_t(first * elem), stop = size_t(end * elem);
+         at < stop;) {
+      size_t from = at % inBytes;
+      size_t len = std::min({kBlock, stop - at, inBytes - from});
+      const char *src = input(int64_t(at / inBytes), from);
+      for (int64_t k = 0; k < sharing.size; ++k)
+        copyOut(static_cast<char *>(outputs[k].out) + at, src, len, stream);
+      at += len;
+    }
     break;
+  }
   case Collective::AllToAll: {
     // Member r pulls chunk r of every input; chunk j of its output is
     // member j's.

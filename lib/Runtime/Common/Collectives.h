@@ -241,11 +241,11 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
 
 /// A member's share of `call` once every input of its group is readable
 /// through members[0..pos.size) in group-rank order: its own output, and
-/// for the reductions a part of the outputs of the `sharing.size` members
-/// that split the work, outputs[0..sharing.size) (`sharing.rank` is its
-/// place among them; `outputs` points into the same array as `members`).
-/// With `stage` (an all-reduce of staged inputs) it reduces the whole
-/// message into its own output.
+/// for the all-reduce and the all-gather a part of the outputs of the
+/// `sharing.size` members that split the work, outputs[0..sharing.size)
+/// (`sharing.rank` is its place among them; `outputs` points into the same
+/// array as `members`). With `stage` (staged inputs, after which the
+/// members do not meet again) it writes its own output only.
 void computeOwnPart(const Collective &call, const Announcement *members,
                     const GroupPos &pos, const Announcement *outputs,
                     const GroupPos &sharing, bool stage);
