@@ -33,3 +33,68 @@ func.func @shared(%x: tensor<8xf32>, %n: index) -> tensor<8xf32> {
   }
   return %r : tensor<8xf32>
 }
+
+// Each op that computes into a tensor filled with a constant gets a fill of
+// its own (of a new empty tensor), made right before it, instead of a copy
+// of the shared one; an op that only reads it keeps the original.
+// CHECK-LABEL: func.func @filled
+// CHECK:      %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:      %[[E:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT: %[[F:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E]]
+// CHECK-NEXT: %[[E1:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT: %[[F1:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E1]]
+// CHECK-NEXT: %[[P:.*]] = linalg.matmul ins(%arg0, %arg0 : {{.*}}) outs(%[[F1]] :
+// CHECK-NEXT: %[[E2:.*]] = tensor.empty() : tensor<4x4xf32>
+// CHECK-NEXT: %[[F2:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[E2]]
+// CHECK-NEXT: %[[Q:.*]] = linalg.matmul ins(%[[P]], %arg0 : {{.*}}) outs(%[[F2]] :
+// CHECK-NEXT: arith.addf %[[Q]], %[[F]]
+func.func @filled(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %p = linalg.matmul ins(%x, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %q = linalg.matmul ins(%p, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = arith.addf %q, %f : tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
+
+// Where only ops that compute into it use the fill, the first keeps it; a
+// fill of a value that is not a constant, or of a tensor that is not
+// empty, is left alone.
+// CHECK-LABEL: func.func @only_inits
+// CHECK:      %[[F:.*]] = linalg.fill
+// CHECK-NEXT: linalg.matmul ins(%arg0, %arg0 : {{.*}}) outs(%[[F]] :
+// CHECK-NEXT: tensor.empty
+// CHECK-NEXT: %[[F1:.*]] = linalg.fill
+// CHECK-NEXT: linalg.matmul ins({{.*}}) outs(%[[F1]] :
+// CHECK-LABEL: func.func @left_alone
+// CHECK-COUNT-2: linalg.fill
+// CHECK-NOT: linalg.fill
+func.func @only_inits(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %p = linalg.matmul ins(%x, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %q = linalg.matmul ins(%p, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %q : tensor<4x4xf32>
+}
+
+func.func @left_alone(%x: tensor<4x4xf32>, %s: f32) -> (tensor<4x4xf32>, tensor<4x4xf32>) {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %f = linalg.fill ins(%s : f32) outs(%e : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %p = linalg.matmul ins(%x, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %q = linalg.matmul ins(%p, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%f : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %one = arith.constant 1.0 : f32
+  %g = linalg.fill ins(%one : f32) outs(%x : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %r = linalg.matmul ins(%q, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%g : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %t = linalg.matmul ins(%r, %x : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%g : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %q, %t : tensor<4x4xf32>, tensor<4x4xf32>
+}

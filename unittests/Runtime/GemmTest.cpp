@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <cstdint>
 #include <random>
 #include <string>
@@ -25,21 +26,21 @@ namespace {
 
 using pcc::runtime::MatrixView;
 
-/// One implementation of C += A * B (Gemm.h): the builtin GEMM, OpenBLAS's,
-/// or the dispatch between them.
+/// One implementation of C += A * B and C = A * B (Gemm.h): the builtin
+/// GEMM, OpenBLAS's, or the dispatch between them.
 enum class Impl { Builtin, OpenBlas, Dispatch };
 
 template <typename T>
 void multiply(Impl impl, MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc,
-              int64_t m, int64_t n, int64_t k) {
+              int64_t m, int64_t n, int64_t k, bool accumulate) {
   switch (impl) {
   case Impl::Builtin:
-    return pcc::runtime::builtinGemm(a, b, c, ldc, m, n, k);
+    return pcc::runtime::builtinGemm(a, b, c, ldc, m, n, k, accumulate);
   case Impl::OpenBlas:
-    ASSERT_TRUE(pcc::runtime::openblasGemm(a, b, c, ldc, m, n, k));
+    ASSERT_TRUE(pcc::runtime::openblasGemm(a, b, c, ldc, m, n, k, accumulate));
     return;
   case Impl::Dispatch:
-    return pcc::runtime::gemm(a, b, c, ldc, m, n, k);
+    return pcc::runtime::gemm(a, b, c, ldc, m, n, k, accumulate);
   }
 }
 
@@ -52,12 +53,13 @@ std::vector<T> randomMatrix(int64_t rows, int64_t ld, std::mt19937 &rng) {
   return m;
 }
 
-/// Checks C += A * B for an m x k by k x n product with padded rows, each
-/// operand stored as it is or transposed (then read through a view whose
-/// row stride is 1).
+/// Checks C += A * B (or C = A * B, C's old values never read) for an m x k
+/// by k x n product with padded rows, each operand stored as it is or
+/// transposed (then read through a view whose row stride is 1).
 template <typename T>
 void checkShape(Impl impl, int64_t m, int64_t n, int64_t k,
-                bool transposeA = false, bool transposeB = false) {
+                bool transposeA = false, bool transposeB = false,
+                bool accumulate = true) {
   std::mt19937 rng(static_cast<unsigned>(m * 1000003 + n * 1009 + k));
   // Stored rows and columns, and the padded leading dimensions.
   int64_t aRows = transposeA ? k : m, aCols = transposeA ? m : k;
@@ -73,31 +75,35 @@ void checkShape(Impl impl, int64_t m, int64_t n, int64_t k,
   std::vector<T> want = c;
   for (int64_t i = 0; i < m; ++i)
     for (int64_t j = 0; j < n; ++j) {
-      T sum = want[i * ldc + j];
+      T sum = accumulate ? want[i * ldc + j] : T(0);
       for (int64_t p = 0; p < k; ++p)
         sum += va.data[i * va.rowStride + p * va.colStride] *
                vb.data[p * vb.rowStride + j * vb.colStride];
       want[i * ldc + j] = sum;
     }
-  multiply<T>(impl, va, vb, c.data(), ldc, m, n, k);
+  multiply<T>(impl, va, vb, c.data(), ldc, m, n, k, accumulate);
   // Padding included: nothing outside the n columns may change.
   for (int64_t i = 0; i < m * ldc; ++i)
     ASSERT_EQ(c[i], want[i])
         << "m=" << m << " n=" << n << " k=" << k << " transposed " << transposeA
-        << transposeB << " at row " << i / ldc << ", column " << i % ldc;
+        << transposeB << (accumulate ? " C +=" : " C =") << " at row "
+        << i / ldc << ", column " << i % ldc;
 }
 
 template <typename T> void checkShapes(Impl impl) {
   // Around the micro-tile (6 x 16 / 6 x 8), the KC (256) and MC (96) blocks.
+  // Written over C, the first block of k writes and the next ones add.
   for (int64_t m : {1, 5, 6, 7, 95, 97})
     for (int64_t n : {1, 7, 8, 16, 17, 33})
       for (int64_t k : {1, 3, 255, 257})
-        checkShape<T>(impl, m, n, k);
+        for (bool accumulate : {true, false})
+          checkShape<T>(impl, m, n, k, false, false, accumulate);
   for (bool transposeA : {false, true})
     for (bool transposeB : {false, true})
       for (int64_t m : {1, 7, 97})
         for (int64_t n : {1, 17})
-          checkShape<T>(impl, m, n, 257, transposeA, transposeB);
+          checkShape<T>(impl, m, n, 257, transposeA, transposeB,
+                        /*accumulate=*/m != 7);
 }
 
 /// Each implementation, the OpenBLAS one where the library loads.
@@ -155,14 +161,14 @@ TEST(GemmOpenBlas, TakesOnlyWhatBlasCan) {
   // or a row stride of 0 (a broadcast row): BLAS cannot, the builtin GEMM
   // does.
   EXPECT_FALSE(pcc::runtime::openblasGemm<float>(
-      {a.data(), 4, 2}, {b.data(), 4, 1}, c.data(), 4, 2, 4, 2));
+      {a.data(), 4, 2}, {b.data(), 4, 1}, c.data(), 4, 2, 4, 2, true));
   EXPECT_FALSE(pcc::runtime::openblasGemm<float>(
-      {a.data(), 1, 1}, {b.data(), 4, 1}, c.data(), 4, 4, 4, 2));
+      {a.data(), 1, 1}, {b.data(), 4, 1}, c.data(), 4, 4, 4, 2, true));
   EXPECT_FALSE(pcc::runtime::openblasGemm<float>(
-      {a.data(), 0, 1}, {b.data(), 4, 1}, c.data(), 4, 4, 4, 2));
+      {a.data(), 0, 1}, {b.data(), 4, 1}, c.data(), 4, 4, 4, 2, false));
   EXPECT_EQ(c, std::vector<float>(16, 0));
   pcc::runtime::gemm<float>({a.data(), 0, 1}, {b.data(), 4, 1}, c.data(), 4, 4,
-                            4, 2);
+                            4, 2, true);
   EXPECT_EQ(c, std::vector<float>(16, 2));
 }
 
@@ -171,6 +177,20 @@ TEST(GemmEntry, EmptyShapesLeaveCAlone) {
   pcc_gemm_f32(a.data(), 2, b.data(), 2, c.data(), 2, 2, 2, 0);
   pcc_gemm_f32(a.data(), 2, b.data(), 2, c.data(), 2, 0, 2, 2);
   EXPECT_EQ(c, std::vector<float>(4, 7));
+}
+
+TEST(GemmEntry, EmptySumWrittenOverCIsZero) {
+  // C = A * B with k = 0 is zeros (a matmul whose zero fill was dropped);
+  // the padding column stays. (gemm() answers it before OpenBLAS.)
+  for (Impl impl : {Impl::Builtin, Impl::Dispatch}) {
+    std::vector<float> a(1, 1), b(1, 1), c = {7, 7, 7, 7, 7, 7};
+    multiply<float>(impl, {a.data(), 1, 1}, {b.data(), 3, 1}, c.data(), 3, 2,
+                    2, 0, /*accumulate=*/false);
+    EXPECT_EQ(c, (std::vector<float>{0, 0, 7, 0, 0, 7}));
+    multiply<float>(impl, {a.data(), 1, 1}, {b.data(), 3, 1}, c.data(), 3, 2,
+                    2, 0, /*accumulate=*/true);
+    EXPECT_EQ(c, (std::vector<float>{0, 0, 7, 0, 0, 7}));
+  }
 }
 
 TEST(GemmEntry, MemRefEntryReadsDescriptors) {
@@ -185,7 +205,7 @@ TEST(GemmEntry, MemRefEntryReadsDescriptors) {
   Descriptor da{a.data(), a.data(), 1, {2, 3}, {4, 1}};
   Descriptor db{b.data(), b.data(), 0, {3, 2}, {2, 1}};
   Descriptor dc{c.data(), c.data(), 0, {2, 2}, {2, 1}};
-  _mlir_ciface_pcc_mlir_matmul_f32(&da, &db, &dc);
+  _mlir_ciface_pcc_mlir_matmul_f32(&da, &db, &dc, /*accumulate=*/1);
   // [[1 2 3] [4 5 6]] * [[1 0] [0 1] [1 1]] = [[4 5] [10 11]].
   EXPECT_EQ(c, (std::vector<float>{14, 25, 40, 51}));
   // The same A read transposed: the 3 x 2 view of its storage as columns
@@ -195,7 +215,11 @@ TEST(GemmEntry, MemRefEntryReadsDescriptors) {
   Descriptor dt{stored.data(), stored.data(), 0, {3, 2}, {1, 3}};
   Descriptor dd{d.data(), d.data(), 0, {2, 2}, {2, 1}};
   Descriptor de{e.data(), e.data(), 0, {3, 2}, {2, 1}};
-  _mlir_ciface_pcc_mlir_matmul_f32(&dt, &dd, &de);
+  _mlir_ciface_pcc_mlir_matmul_f32(&dt, &dd, &de, /*accumulate=*/1);
+  EXPECT_EQ(e, (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  // Written over C: its old values are not read.
+  e.assign(6, std::nanf(""));
+  _mlir_ciface_pcc_mlir_matmul_f32(&dt, &dd, &de, /*accumulate=*/0);
   EXPECT_EQ(e, (std::vector<float>{1, 4, 2, 5, 3, 6}));
 }
 

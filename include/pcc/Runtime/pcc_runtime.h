@@ -233,15 +233,15 @@ void pcc_gemm_f32(const float *a, int64_t lda, const float *b, int64_t ldb,
 void pcc_gemm_f64(const double *a, int64_t lda, const double *b, int64_t ldb,
                   double *c, int64_t ldc, int64_t m, int64_t n, int64_t k);
 
-/// linalg.matmul (C += A * B) on rank-2 memrefs, passed as descriptors
-/// {allocated, aligned, offset, sizes[2], strides[2]} through MLIR's C
-/// interface: C's rows are contiguous (innermost stride 1), A's and B's rows
-/// or columns (a transposed view). The cpu pipeline's lowering of matmuls
-/// (pcc-matmul-to-runtime).
+/// linalg.matmul (C += A * B, or C = A * B where `accumulate` is 0) on
+/// rank-2 memrefs, passed as descriptors {allocated, aligned, offset,
+/// sizes[2], strides[2]} through MLIR's C interface: C's rows are contiguous
+/// (innermost stride 1), A's and B's rows or columns (a transposed view).
+/// The cpu pipeline's lowering of matmuls (pcc-matmul-to-runtime).
 void _mlir_ciface_pcc_mlir_matmul_f32(const void *a, const void *b,
-                                      const void *c);
+                                      const void *c, int32_t accumulate);
 void _mlir_ciface_pcc_mlir_matmul_f64(const void *a, const void *b,
-                                      const void *c);
+                                      const void *c, int32_t accumulate);
 
 /// Loads the CUDA driver (libcuda.so.1, from the system's library search)
 /// and returns the number of GPUs. Returns 0 when there is no driver or no

@@ -215,7 +215,8 @@ def PCCReuseLoopBuffers : Pass<"pcc-reuse-loop-buffers",
 
 def PCCCloneTensorConstants : Pass<"pcc-clone-tensor-constants",
                                     "mlir::func::FuncOp"> {
-  let summary = "Give each use of a tensor constant a constant of its own";
+  let summary = "Give each use of a tensor constant a constant of its own, "
+                "and each op computing into a filled tensor a fill of its own";
   let description = [{
     Canonicalization leaves one `arith.constant` per distinct tensor value,
     which a program may then read in hundreds of places (a learning rate, a
@@ -237,6 +238,14 @@ def PCCCloneTensorConstants : Pass<"pcc-clone-tensor-constants",
     %c_0 = arith.constant dense<2.0> : tensor<8xf32>
     %b = arith.mulf %a, %c_0 : tensor<8xf32>
     ```
+
+    A tensor filled with a constant (`linalg.fill` of a `tensor.empty`) is
+    a constant too. Where several ops compute into it (the zeros that
+    matmuls accumulate into, shared once CSE has merged their fills),
+    bufferization would fill one buffer and copy it for each of them, a
+    read and a write where a fill only writes: each such op gets a fill of
+    its own instead (and `pcc-matmul-to-runtime` then drops it). Ops that
+    only read the filled tensor keep sharing it.
   }];
 }
 

@@ -44,8 +44,8 @@ static FailureOr<Operation *> findLastUse(Value buffer, Block &block,
       if (user == ignored)
         continue;
       Operation *ancestor = block.findAncestorOpInBlock(*user);
-      if (!ancestor || user->hasTrait<OpTrait::IsTerminator>() &&
-                           user->getBlock() == &block)
+      if (!ancestor || (user->hasTrait<OpTrait::IsTerminator>() &&
+                        user->getBlock() == &block))
         return failure();
       addAliases(user);
       // A region that yields the alias makes its op's results aliases.

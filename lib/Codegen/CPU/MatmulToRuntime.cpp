@@ -5,17 +5,22 @@
 // own), as XLA's CPU backend calls Eigen, where the result's rows are
 // contiguous and each operand's rows or columns are. An operand that the
 // matmul's indexing maps transpose is passed as a transposed view (memref.
-// transpose), which the runtime reads in place. Other matmuls (integers,
-// broadcast maps, strided operands) stay linalg and become loops.
+// transpose), which the runtime reads in place. A matmul right after a fill
+// of its result with zeros overwrites the result instead (BLAS's beta = 0),
+// and the fill goes. Other matmuls (integers, broadcast maps, strided
+// operands) stay linalg and become loops.
 //
 //===----------------------------------------------------------------------===//
 
 #include "pcc/Codegen/CPU/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/IR/SymbolTable.h"
 
 namespace pcc {
@@ -57,6 +62,25 @@ transposedOperands(linalg::MatmulOp op) {
   return std::make_pair(maps[0] == map(k, m), maps[1] == map(n, k));
 }
 
+/// The fill of `result` with +0.0 that `op` accumulates into, if nothing
+/// between them touches memory but allocations and frees (of other buffers:
+/// `op` uses `result` after them): the matmul may then write its product
+/// over the result instead.
+static linalg::FillOp zeroFillBefore(Operation *op, Value result) {
+  for (Operation *prev = op->getPrevNode(); prev; prev = prev->getPrevNode()) {
+    if (auto fill = dyn_cast<linalg::FillOp>(prev))
+      return fill.hasPureBufferSemantics() &&
+                     fill.getDpsInits()[0] == result &&
+                     matchPattern(fill.value(), m_PosZeroFloat())
+                 ? fill
+                 : nullptr;
+    if (!isMemoryEffectFree(prev) &&
+        !isa<memref::AllocOp, memref::DeallocOp>(prev))
+      return nullptr;
+  }
+  return nullptr;
+}
+
 namespace {
 struct PCCMatmulToRuntimePass
     : public pcc::impl::PCCMatmulToRuntimeBase<PCCMatmulToRuntimePass> {
@@ -91,7 +115,9 @@ struct PCCMatmulToRuntimePass
         OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
         callee = func::FuncOp::create(
             builder, module.getLoc(), name,
-            builder.getFunctionType({matrixType, matrixType, matrixType}, {}));
+            builder.getFunctionType(
+                {matrixType, matrixType, matrixType, builder.getI32Type()},
+                {}));
         callee.setPrivate();
         callee->setAttr("llvm.emit_c_interface", builder.getUnitAttr());
         symbols.insert(callee);
@@ -109,8 +135,13 @@ struct PCCMatmulToRuntimePass
       for (Value operand : operands)
         args.push_back(
             memref::CastOp::create(builder, op.getLoc(), matrixType, operand));
+      linalg::FillOp zeros = zeroFillBefore(op, operands[2]);
+      args.push_back(arith::ConstantIntOp::create(builder, op.getLoc(),
+                                                  zeros ? 0 : 1, 32));
       func::CallOp::create(builder, op.getLoc(), callee, args);
       op->erase();
+      if (zeros)
+        zeros->erase();
     }
   }
 };

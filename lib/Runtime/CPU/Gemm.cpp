@@ -1,6 +1,7 @@
 //===- Gemm.cpp - the host runtime's matrix multiplication ----------------===//
 //
-// C += A * B on the calling thread (each device is one), for the cpu
+// C += A * B, or C = A * B, on the calling thread (each device is one), for
+// the cpu
 // pipeline's linalg.matmul (pcc-matmul-to-runtime), as XLA's CPU backend
 // calls Eigen: loop nests alone reach a few percent of the machine. It is
 // OpenBLAS's GEMM where the system has it (OpenBlas.cpp; PCC_BLAS chooses),
@@ -91,11 +92,12 @@ MatrixView<T> offset(MatrixView<T> m, int64_t i, int64_t j) {
   return {m.data + i * m.rowStride + j * m.colStride, m.rowStride, m.colStride};
 }
 
-/// C[0:rows, 0:cols] += (packed A panel) * (packed B panel) over k.
+/// C[0:rows, 0:cols] += (packed A panel) * (packed B panel) over k, or =
+/// without `add`.
 template <typename T>
 __attribute__((always_inline)) inline void
 microKernel(int64_t k, const T *a, const T *b, T *c, int64_t ldc, int64_t rows,
-            int64_t cols) {
+            int64_t cols, bool add) {
   using V = typename Vector<T>::type;
   constexpr int64_t MR = Blocking<T>::MR;
   constexpr int64_t NR = Blocking<T>::NR;
@@ -113,11 +115,14 @@ microKernel(int64_t k, const T *a, const T *b, T *c, int64_t ldc, int64_t rows,
   }
   if (rows == MR && cols == NR) {
     for (int64_t r = 0; r < MR; ++r) {
-      V c0, c1;
-      std::memcpy(&c0, c + r * ldc, sizeof(V));
-      std::memcpy(&c1, c + r * ldc + kLanes, sizeof(V));
-      c0 += acc[r][0];
-      c1 += acc[r][1];
+      V c0 = acc[r][0], c1 = acc[r][1];
+      if (add) {
+        V old0, old1;
+        std::memcpy(&old0, c + r * ldc, sizeof(V));
+        std::memcpy(&old1, c + r * ldc + kLanes, sizeof(V));
+        c0 += old0;
+        c1 += old1;
+      }
       std::memcpy(c + r * ldc, &c0, sizeof(V));
       std::memcpy(c + r * ldc + kLanes, &c1, sizeof(V));
     }
@@ -127,14 +132,15 @@ microKernel(int64_t k, const T *a, const T *b, T *c, int64_t ldc, int64_t rows,
   std::memcpy(tile, acc, sizeof(tile));
   for (int64_t r = 0; r < rows; ++r)
     for (int64_t col = 0; col < cols; ++col)
-      c[r * ldc + col] += tile[r][col];
+      c[r * ldc + col] = add ? c[r * ldc + col] + tile[r][col] : tile[r][col];
 }
 
-/// The blocked product, for one instruction set (see the wrappers below).
+/// The blocked product, for one instruction set (see the wrappers below);
+/// the first block of k writes C unless `accumulate`.
 template <typename T>
 __attribute__((always_inline)) inline void
 gemmBlocked(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
-            int64_t n, int64_t k, T *packedA, T *packedB) {
+            int64_t n, int64_t k, bool accumulate, T *packedA, T *packedB) {
   using B = Blocking<T>;
   for (int64_t j0 = 0; j0 < n; j0 += B::NC) {
     int64_t nc = std::min(B::NC, n - j0);
@@ -148,7 +154,8 @@ gemmBlocked(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
           for (int64_t ir = 0; ir < mc; ir += B::MR)
             microKernel<T>(kc, packedA + ir * kc, packedB + jr * kc,
                            c + (i0 + ir) * ldc + j0 + jr, ldc,
-                           std::min(B::MR, mc - ir), std::min(B::NR, nc - jr));
+                           std::min(B::MR, mc - ir), std::min(B::NR, nc - jr),
+                           accumulate || p0 > 0);
       }
     }
   }
@@ -159,15 +166,16 @@ gemmBlocked(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
 template <typename T>
 __attribute__((target("avx2,fma"))) void
 gemmAvx2(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
-         int64_t n, int64_t k, T *packedA, T *packedB) {
-  gemmBlocked(a, b, c, ldc, m, n, k, packedA, packedB);
+         int64_t n, int64_t k, bool accumulate, T *packedA, T *packedB) {
+  gemmBlocked(a, b, c, ldc, m, n, k, accumulate, packedA, packedB);
 }
 #endif
 
 template <typename T>
 void gemmBaseline(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc,
-                  int64_t m, int64_t n, int64_t k, T *packedA, T *packedB) {
-  gemmBlocked(a, b, c, ldc, m, n, k, packedA, packedB);
+                  int64_t m, int64_t n, int64_t k, bool accumulate,
+                  T *packedA, T *packedB) {
+  gemmBlocked(a, b, c, ldc, m, n, k, accumulate, packedA, packedB);
 }
 
 bool hasAvx2() {
@@ -208,37 +216,55 @@ template <typename T> struct Matrix {
   }
 };
 
-/// C += A * B for memrefs: C's rows are contiguous, A's and B's rows or
-/// columns (the pass checks).
+/// C += A * B (or C = A * B) for memrefs: C's rows are contiguous, A's and
+/// B's rows or columns (the pass checks).
 template <typename T>
-void gemmMemRef(const void *a, const void *b, const void *c) {
+void gemmMemRef(const void *a, const void *b, const void *c,
+                bool accumulate) {
   const auto *ma = static_cast<const Matrix<T> *>(a);
   const auto *mb = static_cast<const Matrix<T> *>(b);
   const auto *mc = static_cast<const Matrix<T> *>(c);
   gemm(ma->view(), mb->view(), mc->aligned + mc->offset, mc->strides[0],
-       mc->sizes[0], mc->sizes[1], ma->sizes[1]);
+       mc->sizes[0], mc->sizes[1], ma->sizes[1], accumulate);
+}
+
+/// C = 0, the product of an empty sum (k = 0) written over C.
+template <typename T>
+void zeroRows(T *c, int64_t ldc, int64_t m, int64_t n) {
+  for (int64_t i = 0; i < m; ++i)
+    std::fill(c + i * ldc, c + i * ldc + n, T(0));
 }
 
 } // namespace
 
 template <typename T>
 void builtinGemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
-                 int64_t n, int64_t k) {
-  if (m <= 0 || n <= 0 || k <= 0)
+                 int64_t n, int64_t k, bool accumulate) {
+  if (m <= 0 || n <= 0)
     return;
+  if (k <= 0) {
+    if (!accumulate)
+      zeroRows(c, ldc, m, n);
+    return;
+  }
   T *packedA = packingBuffer<T>(true), *packedB = packingBuffer<T>(false);
 #if PCC_GEMM_AVX2
   if (hasAvx2())
-    return gemmAvx2(a, b, c, ldc, m, n, k, packedA, packedB);
+    return gemmAvx2(a, b, c, ldc, m, n, k, accumulate, packedA, packedB);
 #endif
-  gemmBaseline(a, b, c, ldc, m, n, k, packedA, packedB);
+  gemmBaseline(a, b, c, ldc, m, n, k, accumulate, packedA, packedB);
 }
 
 template <typename T>
 void gemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
-          int64_t n, int64_t k) {
-  if (m <= 0 || n <= 0 || k <= 0)
+          int64_t n, int64_t k, bool accumulate) {
+  if (m <= 0 || n <= 0)
     return;
+  if (k <= 0) {
+    if (!accumulate)
+      zeroRows(c, ldc, m, n);
+    return;
+  }
   BlasChoice choice = blasChoice();
   // Checked before any device runs; a matmul outside every pmap may come
   // first.
@@ -251,20 +277,21 @@ void gemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
               why +
               "): install libopenblas0, or set PCC_BLAS to auto or "
               "builtin");
-    if (openblasGemm(a, b, c, ldc, m, n, k))
+    if (openblasGemm(a, b, c, ldc, m, n, k, accumulate))
       return;
   }
-  builtinGemm(a, b, c, ldc, m, n, k);
+  builtinGemm(a, b, c, ldc, m, n, k, accumulate);
 }
 
 template void builtinGemm<float>(MatrixView<float>, MatrixView<float>, float *,
-                                 int64_t, int64_t, int64_t, int64_t);
+                                 int64_t, int64_t, int64_t, int64_t, bool);
 template void builtinGemm<double>(MatrixView<double>, MatrixView<double>,
-                                  double *, int64_t, int64_t, int64_t, int64_t);
+                                  double *, int64_t, int64_t, int64_t, int64_t,
+                                  bool);
 template void gemm<float>(MatrixView<float>, MatrixView<float>, float *,
-                          int64_t, int64_t, int64_t, int64_t);
+                          int64_t, int64_t, int64_t, int64_t, bool);
 template void gemm<double>(MatrixView<double>, MatrixView<double>, double *,
-                           int64_t, int64_t, int64_t, int64_t);
+                           int64_t, int64_t, int64_t, int64_t, bool);
 
 } // namespace pcc::runtime
 
@@ -274,21 +301,21 @@ using pcc::runtime::gemmMemRef;
 extern "C" {
 void pcc_gemm_f32(const float *a, int64_t lda, const float *b, int64_t ldb,
                   float *c, int64_t ldc, int64_t m, int64_t n, int64_t k) {
-  gemm<float>({a, lda, 1}, {b, ldb, 1}, c, ldc, m, n, k);
+  gemm<float>({a, lda, 1}, {b, ldb, 1}, c, ldc, m, n, k, true);
 }
 
 void pcc_gemm_f64(const double *a, int64_t lda, const double *b, int64_t ldb,
                   double *c, int64_t ldc, int64_t m, int64_t n, int64_t k) {
-  gemm<double>({a, lda, 1}, {b, ldb, 1}, c, ldc, m, n, k);
+  gemm<double>({a, lda, 1}, {b, ldb, 1}, c, ldc, m, n, k, true);
 }
 
 void _mlir_ciface_pcc_mlir_matmul_f32(const void *a, const void *b,
-                                      const void *c) {
-  gemmMemRef<float>(a, b, c);
+                                      const void *c, int32_t accumulate) {
+  gemmMemRef<float>(a, b, c, accumulate != 0);
 }
 
 void _mlir_ciface_pcc_mlir_matmul_f64(const void *a, const void *b,
-                                      const void *c) {
-  gemmMemRef<double>(a, b, c);
+                                      const void *c, int32_t accumulate) {
+  gemmMemRef<double>(a, b, c, accumulate != 0);
 }
 }

@@ -1,7 +1,7 @@
 //===- Gemm.h - The host runtime's matrix multiplication -------*- C++ -*-===//
 //
-// C += A * B for an m x k matrix A and a k x n matrix B into an m x n matrix C
-// whose rows are contiguous. A and B are views with a row and a column
+// C += A * B (or, without `accumulate`, C = A * B) for an m x k matrix A and
+// a k x n matrix B into an m x n matrix C whose rows are contiguous. A and B are views with a row and a column
 // stride, so that a transposed operand (unit row stride) is read in place.
 // gemm() uses OpenBLAS where PCC_BLAS allows it and it loads, else the
 // builtin GEMM; the tests call each one.
@@ -23,12 +23,12 @@ template <typename T> struct MatrixView {
 
 template <typename T>
 void gemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
-          int64_t n, int64_t k);
+          int64_t n, int64_t k, bool accumulate);
 
 /// The runtime's own GEMM, on the calling thread.
 template <typename T>
 void builtinGemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
-                 int64_t n, int64_t k);
+                 int64_t n, int64_t k, bool accumulate);
 
 /// Whether the system's OpenBLAS (libopenblas.so.0) is loaded, loading it on
 /// the first call; `why` gets dlerror's message when it is not.
@@ -40,7 +40,7 @@ bool openblasLoaded(const char **why = nullptr);
 /// nothing, otherwise.
 template <typename T>
 bool openblasGemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc,
-                  int64_t m, int64_t n, int64_t k);
+                  int64_t m, int64_t n, int64_t k, bool accumulate);
 
 } // namespace pcc::runtime
 

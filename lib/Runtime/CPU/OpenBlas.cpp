@@ -106,7 +106,7 @@ bool openblasLoaded(const char **why) {
 
 template <typename T>
 bool openblasGemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc,
-                  int64_t m, int64_t n, int64_t k) {
+                  int64_t m, int64_t n, int64_t k, bool accumulate) {
   const OpenBlas &lib = openblas();
   int transA, lda, transB, ldb;
   if (!lib.sgemm || std::max({m, n, k}) > INT_MAX ||
@@ -120,14 +120,14 @@ bool openblasGemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc,
   }
   lib.gemm<T>()(kRowMajor, transA, transB, static_cast<int>(m),
                 static_cast<int>(n), static_cast<int>(k), T(1), a.data, lda,
-                b.data, ldb, T(1), c, static_cast<int>(ldc));
+                b.data, ldb, T(accumulate ? 1 : 0), c, static_cast<int>(ldc));
   return true;
 }
 
 template bool openblasGemm<float>(MatrixView<float>, MatrixView<float>, float *,
-                                  int64_t, int64_t, int64_t, int64_t);
+                                  int64_t, int64_t, int64_t, int64_t, bool);
 template bool openblasGemm<double>(MatrixView<double>, MatrixView<double>,
                                    double *, int64_t, int64_t, int64_t,
-                                   int64_t);
+                                   int64_t, bool);
 
 } // namespace pcc::runtime

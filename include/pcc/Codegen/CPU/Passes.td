@@ -21,20 +21,27 @@ def PCCMatmulToRuntime : Pass<"pcc-matmul-to-runtime", "mlir::ModuleOp"> {
     calls Eigen. The result's rows must be contiguous (innermost stride 1)
     and each operand's rows or columns; indexing maps may transpose A
     (`(m, n, k) -> (k, m)`) and B (`-> (n, k)`), which are then passed as
-    `memref.transpose` views and read in place. Other matmuls (integers,
-    broadcast maps, operands strided both ways) are left to become loops.
+    `memref.transpose` views and read in place. The last argument says
+    whether the product is added to C (1) or written over it (0, BLAS's
+    beta = 0): a matmul right after a `linalg.fill` of C with +0.0, with
+    nothing between them that touches memory but allocations, writes over
+    C, and the fill is dropped (frees of other buffers may come between). Other matmuls (integers, broadcast maps,
+    operands strided both ways) are left to become loops.
 
     ```mlir
     // before
+    linalg.fill ins(%zero : f32) outs(%c : memref<64x16xf32>)
     linalg.matmul ins(%a, %b : memref<64x32xf32>, memref<32x16xf32>)
                   outs(%c : memref<64x16xf32>)
     // after
     %0 = memref.cast %a : memref<64x32xf32> to memref<?x?xf32, strided<[?, ?], offset: ?>>
     ...
-    call @pcc_mlir_matmul_f32(%0, %1, %2) : (...) -> ()
+    %c0_i32 = arith.constant 0 : i32
+    call @pcc_mlir_matmul_f32(%0, %1, %2, %c0_i32) : (...) -> ()
     ```
   }];
-  let dependentDialects = ["mlir::func::FuncDialect",
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
                            "mlir::memref::MemRefDialect"];
 }
 
