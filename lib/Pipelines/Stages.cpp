@@ -82,6 +82,8 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   bufferize.allowReturnAllocsFromLoops = true;
   bufferize.functionBoundaryTypeConversion =
       bufferization::LayoutMapOption::IdentityLayoutMap;
+  // x.T @ y reads x in place rather than a transposed copy.
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCFoldTransposesIntoMatmuls());
   // A constant read by many ops would make bufferizing cost time in the
   // square of its uses.
   pm.addNestedPass<func::FuncOp>(pcc::createPCCCloneTensorConstants());

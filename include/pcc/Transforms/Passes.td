@@ -213,6 +213,34 @@ def PCCReuseLoopBuffers : Pass<"pcc-reuse-loop-buffers",
   }];
 }
 
+def PCCFoldTransposesIntoMatmuls : Pass<"pcc-fold-transposes-into-matmuls",
+                                        "mlir::func::FuncOp"> {
+  let summary = "Let matmuls read transposed operands in place";
+  let description = [{
+    `x.T @ y`, as a program writes it, is a `linalg.transpose` feeding a
+    `linalg.matmul`; bufferized, the transpose is a copy of `x`. A matmul's
+    indexing maps can read `x` transposed where it lies instead (and the
+    cpu backend's GEMM then reads it in place: `pcc-matmul-to-runtime`).
+    This pass swaps the map of each matmul operand that is a 2-D
+    `linalg.transpose`, reads the transpose's input, and erases the
+    transpose once nothing else reads it. Nothing is computed differently:
+    the same products are summed in the same order.
+
+    ```mlir
+    %xt = linalg.transpose ins(%x : tensor<8x3xf32>)
+            outs(%e : tensor<3x8xf32>) permutation = [1, 0]
+    %g = linalg.matmul ins(%xt, %err : tensor<3x8xf32>, tensor<8x2xf32>)
+                       outs(%z : tensor<3x2xf32>) -> tensor<3x2xf32>
+    // becomes
+    %g = linalg.matmul indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>,
+                                        affine_map<(d0, d1, d2) -> (d2, d1)>,
+                                        affine_map<(d0, d1, d2) -> (d0, d1)>]
+           ins(%x, %err : tensor<8x3xf32>, tensor<8x2xf32>)
+           outs(%z : tensor<3x2xf32>) -> tensor<3x2xf32>
+    ```
+  }];
+}
+
 def PCCCloneTensorConstants : Pass<"pcc-clone-tensor-constants",
                                     "mlir::func::FuncOp"> {
   let summary = "Give each use of a tensor constant a constant of its own, "

@@ -1,0 +1,59 @@
+//===- FoldTransposesIntoMatmuls.cpp - matmuls read transposes in place ---===//
+//
+// A linalg.matmul operand that is a linalg.transpose of a matrix reads the
+// matrix itself through a transposed indexing map. See the pass
+// description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+
+namespace pcc {
+#define GEN_PASS_DEF_PCCFOLDTRANSPOSESINTOMATMULS
+#include "pcc/Transforms/Passes.h.inc"
+} // namespace pcc
+
+using namespace mlir;
+
+namespace {
+struct PCCFoldTransposesIntoMatmulsPass
+    : public pcc::impl::PCCFoldTransposesIntoMatmulsBase<
+          PCCFoldTransposesIntoMatmulsPass> {
+  void runOnOperation() override {
+    SmallVector<linalg::TransposeOp> folded;
+    getOperation().walk([&](linalg::MatmulOp op) {
+      if (!op.hasPureTensorSemantics())
+        return;
+      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+      bool changed = false;
+      for (OpOperand *input : op.getDpsInputOperands()) {
+        auto transpose =
+            input->get().getDefiningOp<linalg::TransposeOp>();
+        AffineMap &map = maps[input->getOperandNumber()];
+        if (!transpose ||
+            transpose.getPermutation() != ArrayRef<int64_t>{1, 0} ||
+            map.getNumResults() != 2)
+          continue;
+        // The operand's element (i, j) is the matrix's (j, i).
+        map = AffineMap::get(map.getNumDims(), 0,
+                             {map.getResult(1), map.getResult(0)},
+                             op.getContext());
+        input->set(transpose.getInput());
+        folded.push_back(transpose);
+        changed = true;
+      }
+      if (changed)
+        op.setIndexingMapsAttr(
+            Builder(op.getContext()).getAffineMapArrayAttr(maps));
+    });
+    // A transpose that only matmuls read is gone (bufferized, it would
+    // still be copied).
+    for (linalg::TransposeOp transpose : folded)
+      if (transpose->use_empty())
+        transpose->erase();
+  }
+};
+} // namespace
