@@ -24,12 +24,14 @@
  *                                      as N x K if TRANS_B is 1
  *
  * Like the benchmarks, the bandwidth modes' repetitions cycle through
- * enough copies of the arrays that a thread reads 64 MiB of other inputs
- * (twice this machine's last-level cache) before it reads one again.
+ * enough copies of the arrays that the threads read 128 MiB of inputs (four
+ * times this machine's last-level cache) before they read one again.
  */
 #define _GNU_SOURCE
 #include <cblas.h>
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,12 +59,11 @@ struct Job {
   enum Mode mode;
   int inputs;    /* source arrays per repetition */
   int outputs;   /* destination arrays per repetition (0 for READ) */
-  int streaming; /* COLLECTIVE: non-temporal stores */
   size_t bytes;
   float **srcs, **dsts; /* per copy: its sources, then its destinations */
-  float **src, **dst;
-  pthread_barrier_t *start;
-  double seconds;
+  int copies, variants, runs, threads;
+  atomic_long *arrived; /* shared: runs begun times threads */
+  double *seconds;      /* per run */
   float sum;
 };
 
@@ -77,8 +78,11 @@ static void collective(float *const *dst, int outputs, float *const *src,
     size_t len = n - i < BLOCK ? n - i : BLOCK;
     const float *block = src[0] + i;
     if (inputs > 1) {
-      memcpy(sum, block, len * sizeof(float));
-      for (int s = 1; s < inputs; ++s)
+      /* No plain copy: a compiler makes it `rep movs`, which the hardware
+       * prefetcher serves worse than loads. */
+      for (size_t k = 0; k < len; ++k)
+        sum[k] = src[0][i + k] + src[1][i + k];
+      for (int s = 2; s < inputs; ++s)
         for (size_t k = 0; k < len; ++k)
           sum[k] += src[s][i + k];
       block = sum;
@@ -99,48 +103,99 @@ static void collective(float *const *dst, int outputs, float *const *src,
 #endif
 }
 
+/* Run after run, on the same thread (as pcc's devices are), each begun
+ * when every thread is ready: run r uses copy r % copies; the runs of each
+ * variant (regular stores, then non-temporal ones) come in a block of their
+ * own, after one untimed run, so that none pays for the lines that the
+ * other variant's regular stores left dirty. */
 static void *runJob(void *arg) {
   struct Job *job = arg;
-  pthread_barrier_wait(job->start);
-  double t0 = now();
   size_t n = job->bytes / sizeof(float);
-  if (job->mode == READ) {
-    /* Eight accumulators, so the adds pipeline and vectorize. */
-    float acc[8] = {0};
-    for (size_t i = 0; i + 8 <= n; i += 8)
+  for (int r = 0; r < job->runs; ++r) {
+    atomic_fetch_add(job->arrived, 1);
+    while (atomic_load(job->arrived) < (long)(r + 1) * job->threads)
+      sched_yield();
+    float **src = job->srcs + (size_t)(r % job->copies) * job->inputs;
+    float **dst = job->dsts + (size_t)(r % job->copies) * job->outputs;
+    double t0 = now();
+    if (job->mode == READ) {
+      /* Eight accumulators, so the adds pipeline and vectorize. */
+      float acc[8] = {0};
+      for (size_t i = 0; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; ++k)
+          acc[k] += src[0][i + k];
       for (int k = 0; k < 8; ++k)
-        acc[k] += job->src[0][i + k];
-    for (int k = 0; k < 8; ++k)
-      job->sum += acc[k];
-  } else if (job->mode == COLLECTIVE) {
-    collective(job->dst, job->outputs, job->src, job->inputs, n,
-               job->streaming);
-  } else {
-    memcpy(job->dst[0], job->src[0], job->bytes);
+        job->sum += acc[k];
+    } else if (job->mode == COLLECTIVE) {
+      collective(dst, job->outputs, src, job->inputs, n,
+                 r >= job->runs / job->variants);
+    } else {
+      memcpy(dst[0], src[0], job->bytes);
+    }
+    job->seconds[r] = now() - t0;
   }
-  job->seconds = now() - t0;
   return NULL;
 }
 
-/* All threads start together; a repetition lasts as long as its slowest.
- * COLLECTIVE times each repetition with regular and with non-temporal
- * stores (on different copies) and prints the faster: it is a bound. */
+static int compareDoubles(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
+}
+
+static double median(const double *values, int count) {
+  double *sorted = malloc(count * sizeof(double));
+  if (!sorted)
+    fail("out of memory");
+  memcpy(sorted, values, count * sizeof(double));
+  qsort(sorted, count, sizeof(double), compareDoubles);
+  double m = sorted[count / 2];
+  free(sorted);
+  return m;
+}
+
+/* The i-th CPU this process may run on, so that the threads run on
+ * distinct cores as pcc's devices (pinned) and Open MPI's ranks (bound) do:
+ * left to the scheduler, two new threads often share a core. */
+static int allowedCpu(int i) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) == 0)
+    return -1;
+  i %= CPU_COUNT(&set);
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set) && i-- == 0)
+      return cpu;
+  return -1;
+}
+
+/* All threads start each run together; a run lasts as long as its
+ * slowest. COLLECTIVE times REPEAT runs with regular stores and REPEAT with
+ * non-temporal ones, and prints those of the faster (by median): a bound
+ * that one way of writing reaches. */
 static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
                       int inputs, int outputs) {
   struct Job *jobs = calloc(threads, sizeof(struct Job));
   pthread_t *ids = calloc(threads, sizeof(pthread_t));
-  pthread_barrier_t start;
+  atomic_long arrived = 0;
   int arrays = inputs + outputs;
-  size_t read = (size_t)inputs * bytes;
-  int copies = (int)((((size_t)64 << 20) + read - 1) / read);
+  size_t read = (size_t)threads * inputs * bytes;
+  int copies = (int)((((size_t)128 << 20) + read - 1) / read);
   int variants = mode == COLLECTIVE ? 2 : 1;
   for (int t = 0; t < threads; ++t) {
-    jobs[t].mode = mode;
-    jobs[t].inputs = inputs;
-    jobs[t].outputs = outputs;
-    jobs[t].bytes = bytes;
-    jobs[t].srcs = calloc((size_t)copies * inputs, sizeof(float *));
-    jobs[t].dsts = calloc((size_t)copies * outputs + 1, sizeof(float *));
+    struct Job *job = &jobs[t];
+    job->mode = mode;
+    job->inputs = inputs;
+    job->outputs = outputs;
+    job->bytes = bytes;
+    job->copies = copies;
+    job->variants = variants;
+    job->runs = (repeat + 1) * variants;
+    job->threads = threads;
+    job->arrived = &arrived;
+    job->seconds = calloc(job->runs, sizeof(double));
+    job->srcs = calloc((size_t)copies * inputs, sizeof(float *));
+    job->dsts = calloc((size_t)copies * outputs + 1, sizeof(float *));
+    if (!job->seconds || !job->srcs || !job->dsts)
+      fail("out of memory");
     for (int c = 0; c < copies; ++c)
       for (int a = 0; a < arrays; ++a) {
         float *array = aligned_alloc(64, bytes);
@@ -148,35 +203,44 @@ static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
           fail("out of memory");
         memset(array, a < inputs ? 1 : 2, bytes);
         if (a < inputs)
-          jobs[t].srcs[c * inputs + a] = array;
+          job->srcs[c * inputs + a] = array;
         else
-          jobs[t].dsts[c * outputs + a - inputs] = array;
+          job->dsts[c * outputs + a - inputs] = array;
       }
   }
-  int next = 0; /* the copy the next run uses */
-  for (int r = 0; r < repeat; ++r) {
-    double fastest = 0;
-    for (int v = 0; v < variants; ++v, next = (next + 1) % copies) {
-      pthread_barrier_init(&start, NULL, threads);
-      for (int t = 0; t < threads; ++t) {
-        jobs[t].src = jobs[t].srcs + (size_t)next * inputs;
-        jobs[t].dst = jobs[t].dsts + (size_t)next * outputs;
-        jobs[t].streaming = v;
-        jobs[t].start = &start;
-        pthread_create(&ids[t], NULL, runJob, &jobs[t]);
-      }
-      double slowest = 0;
-      for (int t = 0; t < threads; ++t) {
-        pthread_join(ids[t], NULL);
-        if (jobs[t].seconds > slowest)
-          slowest = jobs[t].seconds;
-      }
-      pthread_barrier_destroy(&start);
-      if (v == 0 || slowest < fastest)
-        fastest = slowest;
+  for (int t = 0; t < threads; ++t) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    int cpu = allowedCpu(t);
+    if (cpu >= 0) {
+      cpu_set_t one;
+      CPU_ZERO(&one);
+      CPU_SET(cpu, &one);
+      pthread_attr_setaffinity_np(&attr, sizeof one, &one);
     }
-    printf("%.9f\n", fastest);
+    if (pthread_create(&ids[t], &attr, runJob, &jobs[t]) != 0)
+      fail("cannot start a thread");
+    pthread_attr_destroy(&attr);
   }
+  for (int t = 0; t < threads; ++t)
+    pthread_join(ids[t], NULL);
+  /* Each timed run's slowest thread, variant by variant. */
+  double *runs = calloc((size_t)repeat * variants, sizeof(double));
+  if (!runs)
+    fail("out of memory");
+  for (int v = 0; v < variants; ++v)
+    for (int r = 0; r < repeat; ++r)
+      for (int t = 0; t < threads; ++t) {
+        double seconds = jobs[t].seconds[v * (repeat + 1) + 1 + r];
+        if (seconds > runs[v * repeat + r])
+          runs[v * repeat + r] = seconds;
+      }
+  int best = 0;
+  for (int v = 1; v < variants; ++v)
+    if (median(runs + v * repeat, repeat) < median(runs + best * repeat, repeat))
+      best = v;
+  for (int r = 0; r < repeat; ++r)
+    printf("%.9f\n", runs[best * repeat + r]);
 }
 
 static void sgemm(int m, int n, int k, int transA, int transB, int repeat) {
