@@ -26,6 +26,6 @@ void pcc::buildCpuPipeline(OpPassManager &pm,
   pm.addPass(pcc::createPCCMatmulToRuntime());
   pm.addNestedPass<func::FuncOp>(pcc::createPCCLowerStridedCopies());
   pm.addNestedPass<func::FuncOp>(pcc::createPCCReassociateReductions());
-  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addNestedPass<func::FuncOp>(createConvertLinalgToLoopsPass());
   detail::buildHostToLLVMStages(pm, /*cuda=*/false);
 }

@@ -135,9 +135,14 @@ void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
   mathToLLVM.approximateLog1p = false;
   pm.addPass(createConvertMathToLLVMPass(mathToLLVM));
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(memref::createExpandStridedMetadataPass());
-  pm.addPass(createLowerAffinePass());
-  pm.addPass(createSCFToControlFlowPass());
+  // On cpu, function by function (on several threads): a rewrite driver's
+  // sweeps over one module of a thousand outlined segments cost more per
+  // function the more functions there are. On cuda they must also reach
+  // the kernels, which are not func.func.
+  OpPassManager &lowering = cuda ? pm : pm.nest<func::FuncOp>();
+  lowering.addPass(memref::createExpandStridedMetadataPass());
+  lowering.addPass(createLowerAffinePass());
+  lowering.addPass(createSCFToControlFlowPass());
   // Runtime calls as calls of out-of-line stubs, one per callee and
   // signature.
   pm.addPass(pcc::createPCCLowerRuntimeCalls());
