@@ -1,9 +1,8 @@
 //===- Gemm.cpp - the host runtime's matrix multiplication ----------------===//
 //
 // C += A * B, or C = A * B, on the calling thread (each device is one), for
-// the cpu
-// pipeline's linalg.matmul (pcc-matmul-to-runtime), as XLA's CPU backend
-// calls Eigen: loop nests alone reach a few percent of the machine. It is
+// the cpu pipeline's linalg.matmul (pcc-matmul-to-runtime), as XLA's CPU
+// backend calls Eigen: loop nests alone reach a few percent of the machine. It is
 // OpenBLAS's GEMM where the system has it (OpenBlas.cpp; PCC_BLAS chooses),
 // else the builtin one below.
 //
@@ -260,17 +259,13 @@ void gemm(MatrixView<T> a, MatrixView<T> b, T *c, int64_t ldc, int64_t m,
           int64_t n, int64_t k, bool accumulate) {
   if (m <= 0 || n <= 0)
     return;
-  if (k <= 0) {
-    if (!accumulate)
-      zeroRows(c, ldc, m, n);
-    return;
-  }
   BlasChoice choice = blasChoice();
   // Checked before any device runs; a matmul outside every pmap may come
   // first.
   if (choice == BlasChoice::Invalid)
     failRun(invalidBlasChoice());
-  if (choice != BlasChoice::Builtin) {
+  // An empty sum (k = 0) is the builtin GEMM's to answer: no library needed.
+  if (choice != BlasChoice::Builtin && k > 0) {
     const char *why = nullptr;
     if (!openblasLoaded(&why) && choice == BlasChoice::OpenBlas)
       failRun(std::string("PCC_BLAS=openblas, but OpenBLAS does not load (") +

@@ -1,8 +1,9 @@
 //===- Gemm.h - The host runtime's matrix multiplication -------*- C++ -*-===//
 //
 // C += A * B (or, without `accumulate`, C = A * B) for an m x k matrix A and
-// a k x n matrix B into an m x n matrix C whose rows are contiguous. A and B are views with a row and a column
-// stride, so that a transposed operand (unit row stride) is read in place.
+// a k x n matrix B into an m x n matrix C whose rows are contiguous. A and B
+// are views with a row and a column stride, so that a transposed operand
+// (unit row stride) is read in place.
 // gemm() uses OpenBLAS where PCC_BLAS allows it and it loads, else the
 // builtin GEMM; the tests call each one.
 //

@@ -24,9 +24,10 @@ def PCCMatmulToRuntime : Pass<"pcc-matmul-to-runtime", "mlir::ModuleOp"> {
     `memref.transpose` views and read in place. The last argument says
     whether the product is added to C (1) or written over it (0, BLAS's
     beta = 0): a matmul right after a `linalg.fill` of C with +0.0, with
-    nothing between them that touches memory but allocations, writes over
-    C, and the fill is dropped (frees of other buffers may come between). Other matmuls (integers, broadcast maps,
-    operands strided both ways) are left to become loops.
+    nothing between them that touches memory but allocations and frees of
+    other buffers, writes over C, and the fill is dropped. Other matmuls
+    (integers, broadcast maps, operands strided both ways) are left to
+    become loops.
 
     ```mlir
     // before
