@@ -1055,8 +1055,10 @@ def write_report(results, out_dir, command):
         "(min and max beside it), measured in one run of the harness, "
         "baselines and bounds included. pcc's runs are `pcc compile` "
         "executables timed by `--repeat` with `--rotate`, so that no run "
-        "finds its data in cache; a run is a whole call of the entry, pmap "
-        "dispatch included. Every pcc result is checked against NumPy.",
+        "of a collective from 1 MiB per device finds its inputs in cache "
+        "(smaller messages may: see the notes); a run is a whole call of "
+        "the entry, pmap dispatch included. Every pcc result is checked "
+        "against NumPy.",
         "",
         f"Machine: {m['cpu']}, {m['cores']} cores, {m['memory']}; "
         f"{m['platform']}; {m['mpi']}; OpenBLAS {m['openblas']}.",
