@@ -11,6 +11,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 
+#include "llvm/ADT/SetVector.h"
+
 namespace pcc {
 #define GEN_PASS_DEF_PCCFOLDTRANSPOSESINTOMATMULS
 #include "pcc/Transforms/Passes.h.inc"
@@ -23,7 +25,8 @@ struct PCCFoldTransposesIntoMatmulsPass
     : public pcc::impl::PCCFoldTransposesIntoMatmulsBase<
           PCCFoldTransposesIntoMatmulsPass> {
   void runOnOperation() override {
-    SmallVector<linalg::TransposeOp> folded;
+    // A transpose that several operands read is listed once.
+    llvm::SetVector<Operation *> folded;
     getOperation().walk([&](linalg::MatmulOp op) {
       if (!op.hasPureTensorSemantics())
         return;
@@ -42,7 +45,7 @@ struct PCCFoldTransposesIntoMatmulsPass
                              {map.getResult(1), map.getResult(0)},
                              op.getContext());
         input->set(transpose.getInput());
-        folded.push_back(transpose);
+        folded.insert(transpose);
         changed = true;
       }
       if (changed)
@@ -51,7 +54,7 @@ struct PCCFoldTransposesIntoMatmulsPass
     });
     // A transpose that only matmuls read is gone (bufferized, it would
     // still be copied).
-    for (linalg::TransposeOp transpose : folded)
+    for (Operation *transpose : folded)
       if (transpose->use_empty())
         transpose->erase();
   }

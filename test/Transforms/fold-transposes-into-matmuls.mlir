@@ -60,3 +60,21 @@ func.func @buffers(%x: memref<8x3xf32>, %y: memref<8x2xf32>,
                 outs(%z : memref<3x2xf32>)
   return
 }
+
+// One transpose read by both operands of a matmul and by a second matmul
+// is folded into all three maps and erased once.
+// CHECK-LABEL: func.func @read_thrice
+// CHECK-NOT: linalg.transpose
+// CHECK: linalg.matmul indexing_maps = [#[[KM]], #[[NK]], #[[MN]]] ins(%arg0, %arg0 : tensor<4x4xf32>, tensor<4x4xf32>)
+// CHECK: linalg.matmul indexing_maps = [#[[KM]], #[[KN]], #[[MN]]] ins(%arg0, %{{.*}} : tensor<4x4xf32>, tensor<4x4xf32>)
+func.func @read_thrice(%x: tensor<4x4xf32>, %z: tensor<4x4xf32>)
+    -> tensor<4x4xf32> {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %xt = linalg.transpose ins(%x : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>)
+          permutation = [1, 0]
+  %g = linalg.matmul ins(%xt, %xt : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  %h = linalg.matmul ins(%xt, %g : tensor<4x4xf32>, tensor<4x4xf32>)
+                     outs(%z : tensor<4x4xf32>) -> tensor<4x4xf32>
+  return %h : tensor<4x4xf32>
+}
