@@ -301,6 +301,9 @@ std::vector<std::unique_ptr<EntryCall>> pcc::host::createEntryCalls(
 std::vector<Array>
 pcc::host::takeResults(std::vector<std::unique_ptr<EntryCall>> &calls,
                        unsigned long repeat) {
+  // Every run's buffers are still allocated: the copies left for later
+  // (pcc_share_output) are made now, before anything is read or freed.
+  pcc_complete_outputs();
   std::unique_ptr<EntryCall> last =
       std::move(calls[(repeat - 1) % calls.size()]);
   calls.clear();

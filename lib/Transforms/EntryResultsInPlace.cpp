@@ -3,7 +3,9 @@
 // After one-shot bufferization the entry wrapper (pcc-entry-abi) computes
 // each result into a buffer of its own and copies it into the caller's
 // out-parameter. Where nothing reads that buffer after the copy, the program
-// computes into the out-parameter instead, and the copy goes.
+// computes into the out-parameter instead, and the copy goes. Then each
+// pmap launch that writes an out-parameter, and nothing else reads it, is
+// marked (spmd.launch's returned_outputs).
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,8 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/SymbolTable.h"
+#include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 
 namespace pcc {
 #define GEN_PASS_DEF_PCCENTRYRESULTSINPLACE
@@ -21,6 +25,40 @@ namespace pcc {
 using namespace mlir;
 
 namespace {
+
+/// Follows the out-parameter `out` of the entry wrapper down the calls that
+/// pass it on, each its value's only use, to the function that has only
+/// that caller; marks the output of the launch that is then its only use.
+void markReturnedOutput(Value out, ModuleOp module) {
+  for (;;) {
+    if (!out.hasOneUse())
+      return;
+    OpOperand &use = *out.getUses().begin();
+    if (auto launch = dyn_cast<pcc::spmd::LaunchOp>(use.getOwner())) {
+      if (!launch.isDpsInit(&use))
+        return;
+      size_t outputs = launch.getOutputs().size();
+      size_t index = use.getOperandNumber() - launch.getInputs().size();
+      SmallVector<bool> flags(outputs, false);
+      if (auto old = launch.getReturnedOutputs())
+        flags.assign(old->begin(), old->end());
+      flags[index] = true;
+      launch.setReturnedOutputs(flags);
+      return;
+    }
+    auto call = dyn_cast<func::CallOp>(use.getOwner());
+    if (!call)
+      return;
+    auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
+    std::optional<SymbolTable::UseRange> callers =
+        callee ? SymbolTable::getSymbolUses(callee, module) : std::nullopt;
+    if (!callee || callee.isExternal() || !callers ||
+        !llvm::hasSingleElement(*callers))
+      return;
+    out = callee.getArgument(use.getOperandNumber());
+  }
+}
+
 struct PCCEntryResultsInPlacePass
     : public pcc::impl::PCCEntryResultsInPlaceBase<PCCEntryResultsInPlacePass> {
   void runOnOperation() override {
@@ -46,6 +84,10 @@ struct PCCEntryResultsInPlacePass
       alloc.replaceAllUsesWith(out);
       alloc.erase();
     }
+    // Only out-parameters can reach a launch's outputs: the arguments are
+    // read-only.
+    for (BlockArgument out : body.getArguments())
+      markReturnedOutput(out, getOperation());
   }
 };
 } // namespace

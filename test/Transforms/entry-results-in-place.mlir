@@ -65,3 +65,37 @@ func.func @helper(%r: memref<4xf32>) {
   memref.copy %alloc, %r : memref<4xf32> to memref<4xf32>
   return
 }
+
+// -----
+
+// A launch that writes an out-parameter, passed down through calls that
+// are each function's only caller and nothing else reads, is marked in its
+// returned_outputs; a launch of the same out-parameter read after it, or
+// reached through a function called twice, or an input, is not.
+// CHECK-LABEL: func.func private @main(
+// CHECK: spmd.launch @device devices 2(%{{.*}}) outs(%{{.*}}, %{{.*}}) {returned_outputs = array<i1: false, true>}
+// CHECK: spmd.launch @device devices 2(%{{.*}}) outs(%{{.*}}, %{{.*}}) :
+// CHECK-LABEL: func.func private @twice(
+// CHECK: spmd.launch @device devices 2(%{{.*}}) outs(%{{.*}}, %{{.*}}) :
+func.func private @device(%i: i64, %in: memref<2x4xf32>, %o1: memref<2x4xf32>, %o2: memref<2x4xf32>) attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 2>} {
+  return
+}
+func.func private @use(%b: memref<2x4xf32>)
+func.func private @main(%a: memref<2x4xf32>, %t: memref<2x4xf32>, %r0: memref<2x4xf32>, %r1: memref<2x4xf32>, %r2: memref<2x4xf32>) {
+  spmd.launch @device devices 2(%a) outs(%t, %r0) : (memref<2x4xf32>) -> (memref<2x4xf32>, memref<2x4xf32>)
+  spmd.launch @device devices 2(%a) outs(%t, %r1) : (memref<2x4xf32>) -> (memref<2x4xf32>, memref<2x4xf32>)
+  call @use(%r1) : (memref<2x4xf32>) -> ()
+  return
+}
+func.func private @twice(%a: memref<2x4xf32>, %t: memref<2x4xf32>, %r: memref<2x4xf32>) {
+  spmd.launch @device devices 2(%a) outs(%t, %r) : (memref<2x4xf32>) -> (memref<2x4xf32>, memref<2x4xf32>)
+  return
+}
+func.func @_pcc_entry(%a: memref<2x4xf32>, %r0: memref<2x4xf32>, %r1: memref<2x4xf32>, %r2: memref<2x4xf32>, %r3: memref<2x4xf32>) attributes {llvm.emit_c_interface} {
+  %t = memref.alloc() : memref<2x4xf32>
+  call @main(%a, %t, %r0, %r1, %r2) : (memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+  call @twice(%a, %t, %r3) : (memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+  call @twice(%a, %t, %r3) : (memref<2x4xf32>, memref<2x4xf32>, memref<2x4xf32>) -> ()
+  memref.dealloc %t : memref<2x4xf32>
+  return
+}

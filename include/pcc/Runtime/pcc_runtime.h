@@ -100,11 +100,18 @@ int32_t pcc_broadcast(void *data, int64_t bytes);
 /// coordinates that are not all 0). Each process sends the slices its
 /// devices wrote to every other, so that every process holds the whole
 /// output; with `uniform` (every device yields the same value), a process
-/// that wrote a slice copies it into the others instead. The output is
-/// contiguous (the launch passes identity-layout buffers). Does nothing
-/// with one process.
+/// that wrote a slice copies it into the others instead, and with
+/// `returned` too (the output is a result of the entry that the program
+/// does not read) leaves that copy to pcc_complete_outputs when it is
+/// large. The output is contiguous (the launch passes identity-layout
+/// buffers). Does nothing with one process.
 void pcc_share_output(int64_t num_devices, int64_t rank, void *descriptor,
-                      int64_t elem_bytes, int32_t uniform);
+                      int64_t elem_bytes, int32_t uniform, int32_t returned);
+
+/// Fills the outputs whose copies pcc_share_output left for later: what
+/// the host calls before it reads the entry's results, while every buffer
+/// of every run is still allocated.
+void pcc_complete_outputs(void);
 
 /// The devices of a pmap form a row-major grid with `grid_rank` axes of sizes
 /// grid_dims[0..grid_rank). A collective over a set of axes (bit k of

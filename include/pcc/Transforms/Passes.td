@@ -92,6 +92,12 @@ def PCCEntryResultsInPlace : Pass<"pcc-entry-results-in-place",
     // after
     call @main(%a, %r0) : (memref<4x3xf32>, memref<4xf32>) -> ()
     ```
+
+    A pmap launch that writes an out-parameter, passed down to it through
+    calls and read by nothing else, is then marked in its
+    `returned_outputs`: on several processes, the other processes' slices
+    of a uniform output are filled when the host takes the results
+    (`pcc_complete_outputs`), not at every run.
   }];
 }
 

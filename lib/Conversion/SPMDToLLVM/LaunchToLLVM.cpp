@@ -129,6 +129,11 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
     DataLayout layout = DataLayout::closest(op);
     unsigned numInputs = op.getInputs().size();
     std::optional<ArrayRef<bool>> uniform = op.getUniformOutputs();
+    std::optional<ArrayRef<bool>> returned = op.getReturnedOutputs();
+    auto flag = [&](std::optional<ArrayRef<bool>> flags, size_t index) {
+      return LLVM::ConstantOp::create(rewriter, loc, rewriter.getI32Type(),
+                                      flags && (*flags)[index]);
+    };
     for (auto [index, output] : llvm::enumerate(op.getOutputs())) {
       auto type = cast<MemRefType>(output.getType());
       Value rank =
@@ -136,12 +141,10 @@ struct LaunchOpLowering : public ConvertOpToLLVMPattern<LaunchOp> {
       Value elemBytes = LLVM::ConstantOp::create(
           rewriter, loc, i64Type,
           int64_t(layout.getTypeSize(type.getElementType())));
-      Value isUniform = LLVM::ConstantOp::create(
-          rewriter, loc, rewriter.getI32Type(),
-          uniform && index < uniform->size() && (*uniform)[index]);
       LLVM::CallOp::create(rewriter, loc, shareOutput,
                            ValueRange{devices, rank, slots[numInputs + index],
-                                      elemBytes, isUniform});
+                                      elemBytes, flag(uniform, index),
+                                      flag(returned, index)});
     }
     rewriter.eraseOp(op);
     return success();
@@ -183,6 +186,7 @@ struct PCCConvertLaunchToLLVMPass
           module, "pcc_share_output",
           LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
                                       {i64Type, i64Type, ptrType, i64Type,
+                                       IntegerType::get(context, 32),
                                        IntegerType::get(context, 32)}));
     });
     LLVMTypeConverter converter(context);

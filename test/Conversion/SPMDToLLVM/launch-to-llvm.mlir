@@ -65,6 +65,33 @@ llvm.func @twice(%in: !desc, %out: !desc) {
   llvm.return
 }
 
+// After each launch, pcc_share_output(devices, rank, output's slot,
+// element bytes, uniform, returned) per output, the flags from
+// uniform_outputs and returned_outputs (0 where absent).
+// CHECK-LABEL: llvm.func @shared_outputs(
+// CHECK: llvm.call @pcc_launch(
+// CHECK: %[[RANK:.*]] = llvm.mlir.constant(1 : i64) : i64
+// CHECK: %[[ELEM:.*]] = llvm.mlir.constant(4 : i64) : i64
+// CHECK: %[[UNIFORM:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[RETURNED:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: llvm.call @pcc_share_output(%{{.*}}, %[[RANK]], %{{.*}}, %[[ELEM]], %[[UNIFORM]], %[[RETURNED]])
+// CHECK: llvm.call @pcc_launch(
+// CHECK: %[[UNIFORM:.*]] = llvm.mlir.constant(1 : i32) : i32
+// CHECK: %[[RETURNED:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @pcc_share_output(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[UNIFORM]], %[[RETURNED]])
+// CHECK: llvm.call @pcc_launch(
+// CHECK: %[[UNIFORM:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: %[[RETURNED:.*]] = llvm.mlir.constant(0 : i32) : i32
+// CHECK: llvm.call @pcc_share_output(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %[[UNIFORM]], %[[RETURNED]])
+llvm.func @shared_outputs(%in: !desc, %out: !desc) {
+  %a = builtin.unrealized_conversion_cast %in : !desc to memref<4xf32>
+  %b = builtin.unrealized_conversion_cast %out : !desc to memref<4xf32>
+  spmd.launch @main_pmap devices 4 (%a) outs(%b) {returned_outputs = array<i1: true>, uniform_outputs = array<i1: true>} : (memref<4xf32>) -> memref<4xf32>
+  spmd.launch @main_pmap devices 4 (%a) outs(%b) {uniform_outputs = array<i1: true>} : (memref<4xf32>) -> memref<4xf32>
+  spmd.launch @main_pmap devices 4 (%a) outs(%b) : (memref<4xf32>) -> memref<4xf32>
+  llvm.return
+}
+
 // The thunk: args[i] is the descriptor of buffer i.
 // CHECK-LABEL: llvm.func @main_pmap_thunk(
 // CHECK-SAME: %[[ARGS:.*]]: !llvm.ptr, %[[DEVICE:.*]]: i64)

@@ -563,6 +563,32 @@ func.func @launch_mixed_outputs(%in: tensor<4xf32>, %init: tensor<4xf32>, %buffe
 
 // -----
 
+func.func private @device(%device: i64, %in: memref<4xf32>, %out: memref<4xf32>)
+    attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>} {
+  return
+}
+
+func.func @launch_uniform_flags(%in: memref<4xf32>, %out: memref<4xf32>) {
+  // expected-error @+1 {{'spmd.launch' op has 2 uniform_outputs flags for 1 outputs}}
+  spmd.launch @device devices 4 (%in) outs(%out) {uniform_outputs = array<i1: true, false>} : (memref<4xf32>) -> (memref<4xf32>)
+  return
+}
+
+// -----
+
+func.func private @device(%device: i64, %in: memref<4xf32>, %out: memref<4xf32>)
+    attributes {spmd.grid_axes = ["i"], spmd.grid_sizes = array<i64: 4>} {
+  return
+}
+
+func.func @launch_returned_flags(%in: memref<4xf32>, %out: memref<4xf32>) {
+  // expected-error @+1 {{'spmd.launch' op has 0 returned_outputs flags for 1 outputs}}
+  spmd.launch @device devices 4 (%in) outs(%out) {returned_outputs = array<i1>} : (memref<4xf32>) -> (memref<4xf32>)
+  return
+}
+
+// -----
+
 func.func @launch_plain_function(%buffer: memref<4xf32>) {
   // expected-error @+1 {{'spmd.launch' op calls @launch_plain_function, which is not a device function}}
   spmd.launch @launch_plain_function devices 4 (%buffer) outs() : (memref<4xf32>) -> ()

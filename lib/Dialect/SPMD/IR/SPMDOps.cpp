@@ -830,12 +830,19 @@ static Type getLaunchBufferType(Type type) {
 }
 
 LogicalResult LaunchOp::verify() {
-  if (hasPureBufferSemantics() || llvm::all_of(getOutputs(), [](Value v) {
+  if (!hasPureBufferSemantics() && !llvm::all_of(getOutputs(), [](Value v) {
         return isa<RankedTensorType>(v.getType());
       }))
-    return success();
-  return emitOpError() << "takes outputs that are all tensors (before "
-                          "bufferization) or all buffers (after)";
+    return emitOpError() << "takes outputs that are all tensors (before "
+                            "bufferization) or all buffers (after)";
+  for (auto [name, flags] :
+       {std::pair("uniform_outputs", getUniformOutputs()),
+        std::pair("returned_outputs", getReturnedOutputs())})
+    if (flags && flags->size() != getOutputs().size())
+      return emitOpError() << "has " << flags->size() << " " << name
+                           << " flags for " << getOutputs().size()
+                           << " outputs";
+  return success();
 }
 
 LogicalResult LaunchOp::verifySymbolUses(SymbolTableCollection &symbols) {

@@ -120,7 +120,8 @@ struct LaunchOpInterface
     LaunchOp::create(rewriter, op->getLoc(), TypeRange(),
                      launch.getCalleeAttr(), launch.getDevicesAttr(),
                      operands->inputs, operands->outputs,
-                     launch.getWorkAttr(), launch.getUniformOutputsAttr());
+                     launch.getWorkAttr(), launch.getUniformOutputsAttr(),
+                     launch.getReturnedOutputsAttr());
     finishBufferizing(rewriter, op, *operands);
     return success();
   }

@@ -215,7 +215,7 @@ LogicalResult PmapOutliner::run() {
   auto launch = LaunchOp::create(
       builder, loc, root.getResultTypes(), device.getSymName(), numDevices,
       inputs, inits, work ? builder.getI64IntegerAttr(*work) : IntegerAttr(),
-      builder.getDenseBoolArrayAttr(uniform));
+      builder.getDenseBoolArrayAttr(uniform), DenseBoolArrayAttr());
   ValueRange results = launch.getResults();
   root.replaceAllUsesWith(results);
   root.erase();

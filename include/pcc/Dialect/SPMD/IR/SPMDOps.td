@@ -572,6 +572,11 @@ def SPMD_LaunchOp : SPMD_Op<"launch", [
     the same value into it (the uniformity analysis proved it, as for a
     `psum` over every axis): under several processes, each then fills the
     others' slices from its own instead of receiving them.
+    `returned_outputs` marks the outputs that are the entry's results and
+    that nothing else reads (set by `pcc-entry-results-in-place`): a
+    uniform one then leaves the other processes' slices to be filled when
+    the host takes the results, so that a run repeated by the host does not
+    copy them each time.
 
     ```mlir
     %r = spmd.launch @main_pmap devices 4 (%data) outs(%init) {work = 15 : i64}
@@ -584,7 +589,8 @@ def SPMD_LaunchOp : SPMD_Op<"launch", [
                        Variadic<AnyShaped>:$inputs,
                        Variadic<AnyShaped>:$outputs,
                        OptionalAttr<I64Attr>:$work,
-                       OptionalAttr<DenseBoolArrayAttr>:$uniform_outputs);
+                       OptionalAttr<DenseBoolArrayAttr>:$uniform_outputs,
+                       OptionalAttr<DenseBoolArrayAttr>:$returned_outputs);
   let results = (outs Variadic<AnyRankedTensor>:$results);
   let assemblyFormat = [{
     $callee `devices` $devices `(` $inputs `)` `outs` `(` $outputs `)`
