@@ -110,9 +110,9 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
       bufferization::createOwnershipBasedBufferDeallocationPass());
-  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   if (!cuda)
     pm.addNestedPass<func::FuncOp>(pcc::createPCCFreeBuffersEarly());
+  pm.addNestedPass<func::FuncOp>(createCanonicalizerPass());
   pm.addNestedPass<func::FuncOp>(
       bufferization::createBufferDeallocationSimplificationPass());
   pm.addPass(bufferization::createLowerDeallocationsPass());

@@ -27,9 +27,11 @@ using namespace mlir;
 namespace {
 
 /// Follows the out-parameter `out` of the entry wrapper down the calls that
-/// pass it on, each its value's only use, to the function that has only
-/// that caller; marks the output of the launch that is then its only use.
-void markReturnedOutput(Value out, ModuleOp module) {
+/// pass it on, each its value's only use, to functions that have only that
+/// caller (`uses`: the uses of each symbol); marks the output of the launch
+/// that is then its only use.
+void markReturnedOutput(Value out, ModuleOp module,
+                        const llvm::DenseMap<StringAttr, unsigned> &uses) {
   for (;;) {
     if (!out.hasOneUse())
       return;
@@ -50,10 +52,8 @@ void markReturnedOutput(Value out, ModuleOp module) {
     if (!call)
       return;
     auto callee = module.lookupSymbol<func::FuncOp>(call.getCallee());
-    std::optional<SymbolTable::UseRange> callers =
-        callee ? SymbolTable::getSymbolUses(callee, module) : std::nullopt;
-    if (!callee || callee.isExternal() || !callers ||
-        !llvm::hasSingleElement(*callers))
+    if (!callee || callee.isExternal() ||
+        uses.lookup(call.getCalleeAttr().getAttr()) != 1)
       return;
     out = callee.getArgument(use.getOperandNumber());
   }
@@ -86,8 +86,12 @@ struct PCCEntryResultsInPlacePass
     }
     // Only out-parameters can reach a launch's outputs: the arguments are
     // read-only.
+    llvm::DenseMap<StringAttr, unsigned> uses;
+    if (auto all = SymbolTable::getSymbolUses(&getOperation().getBodyRegion()))
+      for (const SymbolTable::SymbolUse &use : *all)
+        ++uses[use.getSymbolRef().getRootReference()];
     for (BlockArgument out : body.getArguments())
-      markReturnedOutput(out, getOperation());
+      markReturnedOutput(out, getOperation(), uses);
   }
 };
 } // namespace

@@ -29,7 +29,7 @@ using namespace mlir;
 /// none does, and failure if an alias leaves the block (a branch argument,
 /// a result of the block's function).
 static FailureOr<Operation *> findLastUse(Value buffer, Block &block,
-                                          Operation *ignored) {
+                                          ArrayRef<Operation *> ignored) {
   Operation *last = nullptr;
   SmallVector<Value> aliases = {buffer};
   DenseSet<Value> seen = {buffer};
@@ -41,7 +41,7 @@ static FailureOr<Operation *> findLastUse(Value buffer, Block &block,
   while (!aliases.empty()) {
     Value alias = aliases.pop_back_val();
     for (Operation *user : alias.getUsers()) {
-      if (user == ignored)
+      if (llvm::is_contained(ignored, user))
         continue;
       Operation *ancestor = block.findAncestorOpInBlock(*user);
       if (!ancestor || (user->hasTrait<OpTrait::IsTerminator>() &&
@@ -74,11 +74,23 @@ struct PCCFreeBuffersEarlyPass
       SmallVector<Value> keptBuffers, keptConditions;
       for (auto [buffer, condition] :
            llvm::zip(dealloc.getMemrefs(), dealloc.getConditions())) {
-        auto alloc = buffer.getDefiningOp<memref::AllocOp>();
+        // Ownership-based deallocation names an allocation by its base
+        // buffer (memref.extract_strided_metadata), which canonicalization
+        // would fold away; this pass runs first, so that no rewrite driver
+        // sees the one dealloc op of a long body.
+        Value owned = buffer;
+        auto metadata =
+            buffer.getDefiningOp<memref::ExtractStridedMetadataOp>();
+        if (metadata && metadata->hasOneUse() &&
+            metadata->getBlock() == &block)
+          owned = metadata.getSource();
+        else
+          metadata = nullptr;
+        auto alloc = owned.getDefiningOp<memref::AllocOp>();
         FailureOr<Operation *> last = failure();
         if (alloc && alloc->getBlock() == &block &&
             matchPattern(condition, m_One()))
-          last = findLastUse(buffer, block, dealloc);
+          last = findLastUse(owned, block, {dealloc, metadata});
         if (failed(last)) {
           keptBuffers.push_back(buffer);
           keptConditions.push_back(condition);
@@ -86,7 +98,7 @@ struct PCCFreeBuffersEarlyPass
         }
         OpBuilder builder(&getContext());
         builder.setInsertionPointAfter(*last ? *last : alloc.getOperation());
-        memref::DeallocOp::create(builder, dealloc.getLoc(), buffer);
+        memref::DeallocOp::create(builder, dealloc.getLoc(), owned);
       }
       if (keptBuffers.size() == dealloc.getMemrefs().size())
         continue;

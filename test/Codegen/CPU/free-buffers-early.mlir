@@ -75,3 +75,37 @@ func.func @retains(%arg: memref<8xf32>) -> i1 {
   %o = bufferization.dealloc (%x : memref<8xf32>) if (%true) retain (%arg : memref<8xf32>)
   return %o : i1
 }
+
+// -----
+
+// As ownership-based deallocation leaves them, before canonicalization:
+// buffers named by their base buffers. The allocation is freed after its
+// last use (the metadata op that named it aside); a base buffer read
+// elsewhere too, or not of an allocation, stays.
+// CHECK-LABEL: func.func @base_buffers
+// CHECK-SAME: (%[[ARG:.*]]: memref<8xf32>)
+// CHECK: %[[A:.*]] = memref.alloc()
+// CHECK-NEXT: "test.use"(%[[A]])
+// CHECK-NEXT: memref.dealloc %[[A]]
+// CHECK-NEXT: %[[B:.*]] = memref.alloc()
+// CHECK-NEXT: "test.use"(%[[B]])
+// CHECK: %[[BASE_ARG:.*]], %{{.*}}, %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[ARG]]
+// CHECK: %[[BASE_A:.*]], %{{.*}}, %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[A]]
+// CHECK: %[[BASE_B:.*]], %{{.*}}, %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[B]]
+// CHECK-NEXT: "test.use"(%[[BASE_B]])
+// CHECK-NEXT: bufferization.dealloc (%[[BASE_ARG]], %[[BASE_B]] : memref<f32>, memref<f32>) if (%false, %true)
+// CHECK-NEXT: return
+func.func @base_buffers(%arg: memref<8xf32>) {
+  %true = arith.constant true
+  %false = arith.constant false
+  %a = memref.alloc() : memref<8xf32>
+  "test.use"(%a) : (memref<8xf32>) -> ()
+  %b = memref.alloc() : memref<8xf32>
+  "test.use"(%b) : (memref<8xf32>) -> ()
+  %base_arg, %o0, %s0, %t0 = memref.extract_strided_metadata %arg : memref<8xf32> -> memref<f32>, index, index, index
+  %base_a, %o1, %s1, %t1 = memref.extract_strided_metadata %a : memref<8xf32> -> memref<f32>, index, index, index
+  %base_b, %o2, %s2, %t2 = memref.extract_strided_metadata %b : memref<8xf32> -> memref<f32>, index, index, index
+  "test.use"(%base_b) : (memref<f32>) -> ()
+  bufferization.dealloc (%base_arg, %base_a, %base_b : memref<f32>, memref<f32>, memref<f32>) if (%false, %true, %true)
+  return
+}

@@ -136,13 +136,14 @@ def PCCFreeBuffersEarly : Pass<"pcc-free-buffers-early", "mlir::func::FuncOp"> {
     body of many steps every temporary then lives until the body returns
     (peak memory the sum of all of them, not the largest set alive at
     once), and the dealloc op that lists them all makes the passes after it
-    cost time in the square of their number. Runs between
-    `ownership-based-buffer-deallocation` and
-    `buffer-deallocation-simplification`: each buffer of a dealloc without
-    retained values that its block allocated and certainly owns (condition
-    `true`) is freed by a `memref.dealloc` right after the last op of the
-    block that uses it or any memref made from it (views, casts, results
-    of ops and regions that take it). A buffer whose alias leaves the block
+    cost time in the square of their number. Runs right after
+    `ownership-based-buffer-deallocation`, before any canonicalization
+    sees that op: each buffer of a dealloc without retained values that
+    its block allocated and certainly owns (condition `true`; named by
+    the allocation or by its base buffer, `memref.extract_strided_metadata`)
+    is freed by a `memref.dealloc` right after the last op of the block
+    that uses it or any memref made from it (views, casts, results of ops
+    and regions that take it). A buffer whose alias leaves the block
     stays in the dealloc. On the cpu backend only, where every op that
     uses a buffer has finished with it when it returns (GPU kernels run
     asynchronously).
