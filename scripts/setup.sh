@@ -23,7 +23,7 @@ fi
 # The second-last line is for bench/ (test/bench/tiny.test runs its
 # harness), the last for the fuzz harnesses (fuzz/, scripts/fuzz.sh).
 packages=(cmake ninja-build g++ ccache python3-numpy libgtest-dev
-          llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools
+          llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools libjemalloc-dev
           openmpi-bin libopenmpi-dev libopenblas-dev python3-matplotlib
           python3-mpi4py
           clang-22 libclang-rt-22-dev)

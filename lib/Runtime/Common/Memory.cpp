@@ -109,7 +109,10 @@ void pcc::runtime::keepFreedMemory() {
   // step on 4 devices on 2 cores spent 22 % of its time so). Like XLA's
   // allocator, the runtime keeps what it freed for the next buffers: blocks
   // up to 32 MiB (glibc's largest threshold) come from the heap, whose
-  // memory stays with the process up to 2 GiB free.
+  // memory stays with the process up to 2 GiB free. (Under the pcc driver,
+  // which links jemalloc, these settings reach an unused glibc heap:
+  // jemalloc reuses freed memory by itself, and gives it back to the
+  // system only seconds later.)
   const char *tunables = std::getenv("GLIBC_TUNABLES");
   if ((tunables && std::strstr(tunables, "glibc.malloc.")) ||
       std::getenv("MALLOC_MMAP_THRESHOLD_") ||
