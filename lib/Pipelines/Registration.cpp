@@ -101,7 +101,10 @@ void pcc::registerPipelines() {
   registerPCCCodegenCPUPasses();
   registerPCCCodegenCUDAPasses();
   // The upstream passes the pipelines use, so that pcc-opt can run any
-  // stage on its own.
+  // stage on its own and --mlir-print-ir-after (of pcc and pcc-opt) can
+  // name any of them.
+  registerCanonicalizer();
+  registerCSE();
   registerConvertElementwiseToLinalgPass();
   registerConvertLinalgToParallelLoopsPass();
   registerConvertLinalgToLoopsPass();
@@ -109,6 +112,11 @@ void pcc::registerPipelines() {
   bufferization::registerBufferResultsToOutParamsPass();
   bufferization::registerEmptyTensorEliminationPass();
   bufferization::registerBufferizationPipelines();
+  bufferization::registerBufferLoopHoistingPass();
+  bufferization::registerOwnershipBasedBufferDeallocationPass();
+  bufferization::registerBufferDeallocationSimplificationPass();
+  bufferization::registerLowerDeallocationsPass();
+  memref::registerExpandReallocPass();
   memref::registerExpandStridedMetadataPass();
   registerConvertBufferizationToMemRefPass();
   registerGenerateRuntimeVerification();
@@ -117,8 +125,20 @@ void pcc::registerPipelines() {
   registerConvertMathToLibmPass();
   registerLowerAffinePass();
   registerSCFToControlFlowPass();
+  registerFinalizeMemRefToLLVMConversionPass();
+  registerConvertFuncToLLVMPass();
   registerConvertToLLVMPass();
   registerReconcileUnrealizedCastsPass();
+  // The cuda pipeline's own.
+  registerSCFParallelLoopTiling();
+  registerGpuMapParallelLoopsPass();
+  registerConvertParallelLoopToGpuPass();
+  registerGpuLaunchSinkIndexComputationsPass();
+  registerGpuKernelOutliningPass();
+  registerGpuNVVMAttachTarget();
+  registerConvertGpuOpsToNVVMOps();
+  registerGpuModuleToBinaryPass();
+  registerGpuToLLVMConversionPass();
 
   PassPipelineRegistration<CpuPipelineOptions>(
       "pcc-cpu-pipeline",

@@ -8,6 +8,7 @@
 // RUN: not pcc run %s --backend=cuda 2>&1 | FileCheck %s --check-prefix=CUDA
 // RUN: pcc run %s --mlir-print-ir-after-all --mlir-print-debuginfo 2>&1 | FileCheck %s --check-prefix=IR
 // RUN: pcc run %s --mlir-timing 2>&1 | FileCheck %s --check-prefix=TIMING
+// RUN: pcc run %pcc_src/examples/psum.mlir --mlir-print-ir-after=pcc-outline-pmaps,ownership-based-buffer-deallocation,finalize-memref-to-llvm 2>&1 | FileCheck %s --check-prefix=AFTER
 
 // The result is printed once, however often the entry runs.
 // RESULT: [3 5 7]
@@ -41,6 +42,14 @@
 // IR: func.func @_pcc_entry
 // IR-SAME: loc(
 // IR: [3 5 7]
+
+// Any pass of the pipeline by name, pcc's and upstream's.
+// AFTER: IR Dump After PCCOutlinePmaps (pcc-outline-pmaps)
+// AFTER: spmd.launch @main_pmap
+// AFTER: IR Dump After OwnershipBasedBufferDeallocationPass (ownership-based-buffer-deallocation)
+// AFTER: IR Dump After FinalizeMemRefToLLVMConversionPass (finalize-memref-to-llvm)
+// AFTER-NOT: IR Dump After
+// AFTER: [66 66 66 66]
 
 // TIMING: Execution time report
 // TIMING: PCCEntryABI

@@ -678,6 +678,9 @@ int main(int argc, char **argv) {
   llvm::InitializeNativeTargetAsmPrinter();
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
+  // Every pass of the pipelines by name, for --mlir-print-ir-after and the
+  // like.
+  pcc::registerPipelines();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
   registerRunOptions();
