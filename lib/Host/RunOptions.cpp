@@ -2,9 +2,10 @@
 
 #include "pcc/Host/RunOptions.h"
 
+#include "pcc/Runtime/pcc_runtime.h"
+
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 
 using namespace pcc::host;
 
@@ -31,9 +32,11 @@ const std::vector<RunOptionSpec> pcc::host::kRunOptions = {
 };
 
 std::string pcc::host::gpuRunOptionError(const RunOptions &options) {
-  const char *profile = std::getenv("PCC_PROFILE");
-  if (options.trace.empty() && !options.profile && !std::getenv("PCC_TRACE") &&
-      !(profile && !std::strcmp(profile, "1")))
+  char message[256] = "";
+  int32_t requested = pcc_trace_requested(message, sizeof(message));
+  if (requested < 0)
+    return message;
+  if (options.trace.empty() && !options.profile && !requested)
     return "";
   return "--trace and --profile (PCC_TRACE, PCC_PROFILE) record the cpu "
          "backend only; run with --backend=cpu to trace this program";

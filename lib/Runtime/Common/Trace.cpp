@@ -332,26 +332,41 @@ void runTraced(void (*body)(void *, int64_t), void *args, int64_t device) {
   b.add({Phase::Pmap, device, nullptr, nullptr, start, end});
 }
 
+/// What this run records: pcc_set_trace's choices, else PCC_TRACE's path
+/// (empty: none) and PCC_PROFILE's 0 or 1. False, with `error`, when
+/// PCC_PROFILE is something else.
+static bool requested(std::string &path, bool &profile,
+                      std::string &error) {
+  const State &s = state();
+  path = s.path;
+  profile = s.profile;
+  if (!s.pathSet)
+    if (const char *variable = std::getenv("PCC_TRACE"))
+      path = variable;
+  if (!s.profileSet)
+    if (const char *variable = std::getenv("PCC_PROFILE")) {
+      if (std::strcmp(variable, "0") && std::strcmp(variable, "1")) {
+        error = std::string("PCC_PROFILE must be 1 (print a profile per "
+                            "collective site at exit) or 0, not '") +
+                variable + "'";
+        return false;
+      }
+      profile = *variable == '1';
+    }
+  return true;
+}
+
 bool initialize() {
   static bool done = false, ok = true;
   if (done)
     return ok;
   done = true;
   State &s = state();
-  if (!s.pathSet)
-    if (const char *path = std::getenv("PCC_TRACE"))
-      s.path = path;
-  if (!s.profileSet)
-    if (const char *profile = std::getenv("PCC_PROFILE")) {
-      if (std::strcmp(profile, "0") && std::strcmp(profile, "1")) {
-        std::fprintf(stderr,
-                     "pcc runtime error: PCC_PROFILE must be 1 (print a "
-                     "profile per collective site at exit) or 0, not '%s'\n",
-                     profile);
-        return ok = false;
-      }
-      s.profile = *profile == '1';
-    }
+  std::string error;
+  if (!requested(s.path, s.profile, error)) {
+    std::fprintf(stderr, "pcc runtime error: %s\n", error.c_str());
+    return ok = false;
+  }
   if (!s.path.empty()) {
     if (processLayout().rank > 0)
       s.path += "." + std::to_string(processLayout().rank);
@@ -381,6 +396,17 @@ bool initialize() {
 }
 
 } // namespace pcc::runtime::trace
+
+extern "C" int32_t pcc_trace_requested(char *message, int64_t size) {
+  std::string path, error;
+  bool profile = false;
+  if (!pcc::runtime::trace::requested(path, profile, error)) {
+    if (size > 0)
+      std::snprintf(message, size_t(size), "%s", error.c_str());
+    return -1;
+  }
+  return !path.empty() || profile;
+}
 
 extern "C" void pcc_set_trace(const char *path, int32_t profile) {
   auto &s = pcc::runtime::trace::state();
