@@ -14,7 +14,6 @@ would show only its corners).
 
 import os
 import shlex
-import subprocess
 import sys
 
 import numpy as np
@@ -22,6 +21,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "pcc",
                                 "Inputs"))
 from oracle import DTYPES, accumulate, random_array, shape_str  # noqa: E402
+from mpi_runs import report, run_saved  # noqa: E402
 
 MNEMONIC = {"sum": "psum", "max": "pmax", "min": "pmin"}
 
@@ -132,21 +132,12 @@ def main():
     os.makedirs(workdir, exist_ok=True)
     passed, failures = 0, []
     for name, processes, program, x, expected in cases():
-        source = os.path.join(workdir, name + ".mlir")
-        with open(source, "w") as handle:
-            handle.write(program)
-        arg = os.path.join(workdir, name + ".npy")
-        np.save(arg, x)
-        results = os.path.join(workdir, name + ".results")
-        proc = subprocess.run(
-            launcher + ["-np", str(processes), pcc, "run", source, arg,
-                        "--save-results", results],
-            capture_output=True, text=True, timeout=300)
-        if proc.returncode != 0:
-            failures.append(f"FAIL {name}: exit {proc.returncode}\n"
-                            f"{proc.stderr[-2000:]}")
+        results, error = run_saved(launcher, pcc, workdir, name, processes,
+                                   program, x)
+        if error:
+            failures.append(f"FAIL {name}: {error}")
             continue
-        got = np.load(os.path.join(results, "result0.npy"))
+        got = results[0]
         # Bit for bit: NaN-free inputs, so equal views mean equal bits.
         same = (got.dtype == expected.dtype and got.shape == expected.shape
                 and np.array_equal(got.view(np.uint8),
@@ -158,10 +149,7 @@ def main():
             wrong = np.flatnonzero(got.reshape(-1) != expected.reshape(-1))
             failures.append(f"FAIL {name}: {wrong.size} elements differ, "
                             f"first at {wrong[:5]}")
-    for failure in failures:
-        print(failure)
-    print(f"long reductions: {passed} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return report("long reductions", passed, failures)
 
 
 if __name__ == "__main__":

@@ -12,10 +12,11 @@ usage: returned_outputs.py PCC WORKDIR   (MPIRUN: the launcher's command)
 
 import os
 import shlex
-import subprocess
 import sys
 
 import numpy as np
+
+from mpi_runs import report, run_saved
 
 
 def psum_program(elem, devices, count):
@@ -89,41 +90,30 @@ def cases():
            [np.broadcast_to(x.sum(axis=0), x.shape), m, m * m])
 
 
+def same(results, expected):
+    return len(results) == len(expected) and all(
+        got.dtype == want.dtype and got.shape == want.shape and
+        np.array_equal(got, want) for got, want in zip(results, expected))
+
+
 def main():
     pcc, workdir = sys.argv[1], sys.argv[2]
     launcher = shlex.split(os.environ["MPIRUN"])
     os.makedirs(workdir, exist_ok=True)
     passed, failures = 0, []
     for name, processes, program, x, expected in cases():
-        source = os.path.join(workdir, name + ".mlir")
-        with open(source, "w") as handle:
-            handle.write(program)
-        arg = os.path.join(workdir, name + ".npy")
-        np.save(arg, x)
         for repeat, rotate in ((1, 1), (5, 3)):
-            results = os.path.join(workdir, f"{name}-{repeat}.results")
-            proc = subprocess.run(
-                launcher + ["-np", str(processes), pcc, "run", source, arg,
-                            f"--repeat={repeat}", f"--rotate={rotate}",
-                            "--save-results", results],
-                capture_output=True, text=True, timeout=300)
-            if proc.returncode != 0:
-                failures.append(f"FAIL {name} x{repeat}: exit "
-                                f"{proc.returncode}\n{proc.stderr[-2000:]}")
-                continue
-            for index, want in enumerate(expected):
-                got = np.load(os.path.join(results, f"result{index}.npy"))
-                if not (got.dtype == want.dtype and got.shape == want.shape
-                        and np.array_equal(got, want)):
-                    failures.append(f"FAIL {name} x{repeat}: result {index} "
-                                    "differs from NumPy's")
-                    break
+            results, error = run_saved(
+                launcher, pcc, workdir, f"{name}-{repeat}", processes,
+                program, x, [f"--repeat={repeat}", f"--rotate={rotate}"])
+            if error:
+                failures.append(f"FAIL {name} x{repeat}: {error}")
+            elif not same(results, expected):
+                failures.append(f"FAIL {name} x{repeat}: a result differs "
+                                "from NumPy's")
             else:
                 passed += 1
-    for failure in failures:
-        print(failure)
-    print(f"returned outputs: {passed} passed, {len(failures)} failed")
-    return 1 if failures else 0
+    return report("returned outputs", passed, failures)
 
 
 if __name__ == "__main__":
