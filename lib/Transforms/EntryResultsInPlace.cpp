@@ -11,11 +11,12 @@
 
 #include "pcc/Transforms/Passes.h"
 
+#include "pcc/Dialect/SPMD/IR/SPMDOps.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/SymbolTable.h"
-#include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 
 namespace pcc {
 #define GEN_PASS_DEF_PCCENTRYRESULTSINPLACE
