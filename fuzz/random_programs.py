@@ -904,8 +904,13 @@ def build_program(ctx):
     results = [(tensor_type(full, io), shape)]
     for g in gathers:
         results.append((tensor_type(tuple(sizes) + tuple(g.gshape), io), tuple(g.gshape)))
+    # Sometimes the main result is returned twice: each position is a
+    # result of its own.
+    if ctx.rng.integers(0, 4) == 0:
+        ctx.kinds.add("repeated result")
+    returned = results + results[:1] if "repeated result" in ctx.kinds else results
     out.append(f"func.func @main(%arg0: {io_full_ty}) -> "
-               f"({', '.join(t for t, _ in results)}) {{")
+               f"({', '.join(t for t, _ in returned)}) {{")
     source = "%arg0"
     if elem == "bf16":
         out.append(f"  %in = arith.truncf %arg0 : {io_full_ty} to {full_ty}")
@@ -955,7 +960,8 @@ def build_program(ctx):
             out.append(f"  %out{i} = arith.extf {yielded[i]} : {types[i]} to {t}")
             converted.append(f"%out{i}")
         yielded = converted
-    out.append(f"  return {', '.join(yielded)} : {', '.join(t for t, _ in results)}")
+    yielded += yielded[:len(returned) - len(results)]
+    out.append(f"  return {', '.join(yielded)} : {', '.join(t for t, _ in returned)}")
     out.append("}")
     for function in ctx.functions:
         out += function.define()
@@ -966,6 +972,7 @@ def build_program(ctx):
     for g in gathers:
         expected.append(np.array([g.gathered[d] for d in ctx.devices]).reshape(
             tuple(sizes) + tuple(g.gshape)).astype(np_type))
+    expected += expected[:len(returned) - len(results)]
     inputs = [x.astype(np_type)]
     return "\n".join(out) + "\n", inputs, expected, ctx
 
@@ -1091,7 +1098,8 @@ def check_program(pcc, seed, keep, backend):
     features = {"devices that do not split (skipped)": skipped,
                 "out-of-bounds": ctx.expect_error,
                 "calls": bool(ctx.functions),
-                "dynamic indices": "dynamic_index" in ctx.kinds}
+                "dynamic indices": "dynamic_index" in ctx.kinds,
+                "a result returned twice": "repeated result" in ctx.kinds}
     return (seed, ctx.elem, ctx.inexact, len(ctx.devices), features, findings,
             directory)
 

@@ -95,6 +95,7 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
   // Functions fill buffers their callers pass rather than returning new
   // ones, down to the entry, whose results land in the driver's buffers.
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCCopyRepeatedResults());
   bufferization::BufferResultsToOutParamsPassOptions outParams;
   outParams.hoistStaticAllocs = true;
   pm.addPass(bufferization::createBufferResultsToOutParamsPass(outParams));

@@ -46,6 +46,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <utility>
 
 using namespace mlir;
 using namespace pcc::driver;
@@ -254,8 +255,12 @@ private:
 // Phases
 //===----------------------------------------------------------------------===//
 
-/// What a crash of upstream code on unusual input becomes: one line.
+/// What a crash of upstream code on unusual input becomes: one line, even
+/// when tearing down what the crash left half-built crashes again.
 static void reportCrash() {
+  static bool reported = false;
+  if (std::exchange(reported, true))
+    return;
   llvm::outs().flush();
   reportError("internal error: pcc crashed while compiling or running this "
               "program (a bug in pcc or upstream MLIR; please report it with "

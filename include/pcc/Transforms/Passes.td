@@ -283,4 +283,27 @@ def PCCCloneTensorConstants : Pass<"pcc-clone-tensor-constants",
   }];
 }
 
+def PCCCopyRepeatedResults : Pass<"pcc-copy-repeated-results",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Give each buffer a function returns a position of its own";
+  let description = [{
+    A function may return one value at several positions
+    (`return %r, %r`). After bufferization these are one buffer, which
+    `buffer-results-to-out-params` would make the caller's buffer for the
+    first position and then still copy into the second, after erasing the
+    allocation it copies from. This pass, run just before it, copies the
+    buffer for each repeated position into a new allocation, so that each
+    out-parameter is filled on its own.
+
+    ```mlir
+    return %alloc, %alloc : memref<2x4xf32>, memref<2x4xf32>
+    // becomes
+    %copy = memref.alloc() : memref<2x4xf32>
+    memref.copy %alloc, %copy : memref<2x4xf32> to memref<2x4xf32>
+    return %alloc, %copy : memref<2x4xf32>, memref<2x4xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 #endif // PCC_TRANSFORMS_PASSES_TD
