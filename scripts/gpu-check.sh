@@ -18,9 +18,9 @@
 #                                  the examples on 2 processes (mpirun,
 #                                  where the machine has Open MPI: NCCL
 #                                  across processes with a GPU per device,
-#                                  the host's collective otherwise); then
-#                                  the benchmarks, whose table goes to
-#                                  $OUT/gpu-benchmarks.md
+#                                  the host's collective otherwise); a
+#                                  traced run; then the benchmarks, whose
+#                                  table goes to $OUT/gpu-benchmarks.md
 #   scripts/gpu-check.sh rehearse  here: both halves on the simulated GPU
 #                                  (--backend=cuda-sim, one simulated GPU,
 #                                  as on the lent machine): the same
@@ -57,6 +57,12 @@ prepare() {
     -o "$bundle/faults/gather"
   "$python" -c "import numpy as np, sys; np.save(sys.argv[1] + '/x.npy', np.arange(8, dtype=np.float32)); np.save(sys.argv[1] + '/bad.npy', np.array([1, 3, 9, 7]))" \
     "$bundle/faults"
+  # A traced program: every device's timeline (test/pcc/trace.test).
+  mkdir -p "$bundle/trace"
+  "$PCC" compile "$inputs/trace_program.mlir" --backend="$backend" \
+    -o "$bundle/trace/program"
+  "$python" -c "import numpy as np, sys; np.save(sys.argv[1] + '/a.npy', np.full((4, 1024), -10, np.float32))" \
+    "$bundle/trace"
   # The examples without arguments, with their cpu output as the expectation.
   mkdir -p "$bundle/examples"
   for example in psum pmean all_gather grid; do
@@ -71,7 +77,8 @@ prepare() {
   # The MPI shim, for the runs on several processes.
   [[ -f $build/lib/Runtime/libpcc_mpi.so ]] &&
     cp "$build/lib/Runtime/libpcc_mpi.so" "$bundle/"
-  strip "$bundle"/programs/* "$bundle"/examples/* "$bundle/cuda-runtime-tests" \
+  strip "$bundle"/programs/* "$bundle"/examples/* "$bundle/trace/program" \
+    "$bundle/cuda-runtime-tests" \
     "$bundle"/bench/* 2>/dev/null || true
   # Solid and with a large window: the executables share most of their bytes.
   tar -C "$bundle" -cf - . | xz -9e -T1 > "$check_dir/bundle.tar.xz"
@@ -158,6 +165,15 @@ run_faults() {
   fi
 }
 
+# The trace of three runs of a program on 4 devices: valid, every span in
+# place (check_trace.py), and a profile per collective site.
+run_trace() {
+  local dir=$1 python=$2
+  PCC_TRACE=$dir/trace.json PCC_PROFILE=1 "$dir/program" "$dir/a.npy" \
+    --oversubscribe --repeat=3 > /dev/null || return 1
+  "$python" "$root/test/pcc/Inputs/check_trace.py" "$dir/trace.json" 4 3
+}
+
 run_checks() {
   local tmp=${TMPDIR:-/tmp}/pcc-gpu-check
   rm -rf "$tmp" && mkdir -p "$tmp/bundle"
@@ -181,6 +197,7 @@ run_checks() {
   check "examples" run_examples "$bundle/examples"
   check "examples on 2 processes" run_processes "$bundle/examples" "$bundle"
   check "faults" run_faults "$bundle/faults"
+  check "trace" run_trace "$bundle/trace" "$python"
   check "oracle (every collective, dtype and grid)" \
     "$python" "$inputs/oracle.py" "$via"
   check "linalg ops" "$python" "$inputs/linalg_ops.py" "$via" \

@@ -87,8 +87,6 @@ int main(int argc, char **argv) {
 
   BufferAllocator allocator = hostAllocator();
   if (cuda) {
-    if (std::string error = gpuRunOptionError(options); !error.empty())
-      return fail(error);
     if (!pcc_cuda_init || !pcc_cuda_simulate)
       return fail("this executable was linked without pcc's cuda runtime");
     if (simulated &&

@@ -2,8 +2,6 @@
 
 #include "pcc/Host/RunOptions.h"
 
-#include "pcc/Runtime/pcc_runtime.h"
-
 #include <algorithm>
 #include <cstdlib>
 
@@ -30,17 +28,6 @@ const std::vector<RunOptionSpec> pcc::host::kRunOptions = {
      "At exit, print a table per collective site: calls, total, wait and "
      "transfer time"},
 };
-
-std::string pcc::host::gpuRunOptionError(const RunOptions &options) {
-  char message[256] = "";
-  int32_t requested = pcc_trace_requested(message, sizeof(message));
-  if (requested < 0)
-    return message;
-  if (options.trace.empty() && !options.profile && !requested)
-    return "";
-  return "--trace and --profile (PCC_TRACE, PCC_PROFILE) record the cpu "
-         "backend only; run with --backend=cpu to trace this program";
-}
 
 static const RunOptionSpec *findRunOption(const std::string &name) {
   for (const RunOptionSpec &spec : kRunOptions)

@@ -505,11 +505,6 @@ static LogicalResult runProgram(llvm::StringRef programPath,
     reportError("--oversubscribe applies to the cuda backend only");
     return failure();
   }
-  if (std::string error = pcc::host::gpuRunOptionError(runOptions);
-      *backend != Backend::Cpu && !error.empty()) {
-    reportError(error);
-    return failure();
-  }
   if (runOptions.verbose)
     llvm::errs() << "pcc: backend: " << getBackendName(*backend) << "\n";
   PhaseTimer timer;

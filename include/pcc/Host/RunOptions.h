@@ -45,10 +45,6 @@ struct RunOptionSpec {
   const char *help;
 };
 
-/// What is wrong with `options` for a run on a GPU, cuda or cuda-sim ("":
-/// nothing): --trace and --profile record the cpu backend's devices only.
-std::string gpuRunOptionError(const RunOptions &options);
-
 /// Every run option, in the order --help lists them.
 extern const std::vector<RunOptionSpec> kRunOptions;
 

@@ -398,12 +398,6 @@ void pcc_set_memory_limit(int64_t bytes);
 /// PCC_PROFILE; call before the first pmap.
 void pcc_set_trace(const char *path, int32_t profile);
 
-/// Whether the run records a trace or a profile, as the cpu backend will
-/// read pcc_set_trace's choices and PCC_TRACE and PCC_PROFILE (an empty
-/// PCC_TRACE records none): 1 or 0; -1, with the error in `message`, when
-/// PCC_PROFILE is neither 0 nor 1.
-int32_t pcc_trace_requested(char *message, int64_t size);
-
 /// The limit in effect, in bytes.
 int64_t pcc_memory_limit(void);
 

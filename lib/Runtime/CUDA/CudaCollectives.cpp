@@ -36,6 +36,7 @@
 #include "Collectives.h"
 #include "CudaPlatform.h"
 #include "Processes.h"
+#include "Trace.h"
 
 #include <dlfcn.h>
 #include <sched.h>
@@ -46,6 +47,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -121,7 +123,28 @@ struct Call {
   GroupSlot *here = nullptr;
   GroupPos local{};
 
-  Call(const Collective &c) : c(c), pos(checkAndLocate(c)), op(c.name()) {}
+  /// When traced: since when the collective has been in `phase` (waiting
+  /// for its group or moving data), and since when at all.
+  bool traced = trace::on();
+  std::optional<trace::Phase> phase;
+  trace::Clock::time_point since, start;
+
+  Call(const Collective &c) : c(c), pos(checkAndLocate(c)), op(c.name()) {
+    if (traced)
+      start = since = trace::Clock::now();
+  }
+  /// Records the phase the collective was in until now (if any), and
+  /// enters `next`.
+  void enter(std::optional<trace::Phase> next) {
+    if (!traced)
+      return;
+    trace::Clock::time_point now = trace::Clock::now();
+    if (phase)
+      trace::record(*phase, c.device, op, currentCallSite().description, since,
+                    now);
+    phase = next;
+    since = now;
+  }
   GroupSlot &slot() const { return *findSlot(c, pos); }
   void meet(GroupSlot &slot) const {
     pcc::runtime::meet(slot, op, c.device, pos);
@@ -394,6 +417,7 @@ CudaCollectivePath begin(Call &call) {
                                  processes.localCount, !isSimulated()},
                                 call.here != nullptr);
   }
+  call.enter(trace::Phase::Transfer);
   if (c.kind == Collective::Permute && c.sources[0] < 0)
     zeroAsync(*call.self, c.out, c.inBytes());
   else if (c.in != c.out)
@@ -407,11 +431,14 @@ CudaCollectivePath begin(Call &call) {
 /// same one (publishAndMeet, announcing no buffers). NCCL would otherwise
 /// pair mismatched collectives and hang or read past a buffer. It costs one
 /// host meeting, small beside an NCCL call and the wait for its stream.
-void agree(const Call &call) {
+void agree(Call &call) {
+  call.enter(trace::Phase::Wait);
   if (call.here)
-    return agreeAcrossProcesses(call.c, call.pos, *call.here, call.local);
-  publishAndMeet(call.slot(), call.op, call.c.device, call.pos, nullptr,
-                 nullptr, call.fingerprint());
+    agreeAcrossProcesses(call.c, call.pos, *call.here, call.local);
+  else
+    publishAndMeet(call.slot(), call.op, call.c.device, call.pos, nullptr,
+                   nullptr, call.fingerprint());
+  call.enter(trace::Phase::Transfer);
 }
 
 /// pcc's own collectives (several devices on one GPU), first step: once the
@@ -419,22 +446,28 @@ void agree(const Call &call) {
 /// group's slot, waits for the other members and checks that they all run
 /// the same collective (publishAndMeet). From then on until leave(), every
 /// member may read every other member's input. Returns the announcements.
-const Announcement *publish(const Call &call) {
+const Announcement *publish(Call &call) {
   cudaSyncDevice(*call.self);
-  return publishAndMeet(call.slot(), call.op, call.c.device, call.pos,
-                        call.c.in, call.c.out, call.fingerprint());
+  call.enter(trace::Phase::Wait);
+  const Announcement *members =
+      publishAndMeet(call.slot(), call.op, call.c.device, call.pos, call.c.in,
+                     call.c.out, call.fingerprint());
+  call.enter(trace::Phase::Transfer);
+  return members;
 }
 
 /// Last step: waits until the work queued on the caller's stream (which
 /// reads the peers' inputs) is done, then for the other members to get
 /// there too. After this, every member may overwrite its input.
-void leave(const Call &call) {
+void leave(Call &call) {
   cudaSyncDevice(*call.self);
+  call.enter(trace::Phase::Wait);
   call.meet(call.slot());
+  call.enter(trace::Phase::Transfer);
 }
 
 /// The collective over NCCL (every member has a GPU of its own).
-void runNccl(const Call &call) {
+void runNccl(Call &call) {
   const Collective &c = call.c;
   CudaDevice &self = *call.self;
   agree(call);
@@ -518,7 +551,7 @@ void runNccl(const Call &call) {
 }
 
 /// The collective with pcc's kernels and copies (several devices on a GPU).
-void runPeer(const Call &call) {
+void runPeer(Call &call) {
   const Collective &c = call.c;
   CudaDevice &self = *call.self;
   int64_t size = call.pos.size, rank = call.pos.rank;
@@ -623,19 +656,31 @@ const char *pcc::runtime::collectiveKernelName(int32_t reduction,
 //===----------------------------------------------------------------------===//
 
 void pcc::runtime::cudaCollective(const Collective &c) {
+  // Traced, the compute queued before the collective is waited for first,
+  // so that the host's clock tells the two apart (every collective waits
+  // for its stream before it returns anyway).
+  if (trace::on())
+    if (CudaDevice *self = boundCudaDevice())
+      cudaSyncDevice(*self);
   Call call(c);
-  CudaCollectivePath path = begin(call);
-  switch (path) {
+  switch (begin(call)) {
   case CudaCollectivePath::Local:
-    return;
+    break;
   case CudaCollectivePath::Processes:
     // Over the managed buffers, once the stream has written the input.
     cudaSyncDevice(*call.self);
     runAcrossProcesses(c, call.pos);
-    return;
+    break;
   case CudaCollectivePath::Nccl:
-    return runNccl(call);
+    runNccl(call);
+    break;
   case CudaCollectivePath::Peer:
-    return runPeer(call);
+    runPeer(call);
+    break;
+  }
+  if (call.traced) {
+    call.enter(std::nullopt);
+    trace::recordCollective(c.device, call.op, currentCallSite().description,
+                            call.start);
   }
 }

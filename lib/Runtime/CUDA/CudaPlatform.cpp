@@ -20,6 +20,7 @@
 #include "DevicePool.h"
 #include "GpuPlatform.h"
 #include "Processes.h"
+#include "Trace.h"
 
 #include <algorithm>
 #include <atomic>
@@ -375,6 +376,14 @@ struct LaunchArgs {
   int64_t first;
 };
 
+/// Runs the body on the calling thread's device and waits for the work it
+/// queued.
+void runAndWait(void *context, int64_t device) {
+  auto *launch = static_cast<LaunchArgs *>(context);
+  launch->body(launch->args, device);
+  cudaSyncDevice(*boundDevice);
+}
+
 void runBound(void *context, int64_t index) {
   auto *launch = static_cast<LaunchArgs *>(context);
   CudaDevice *device = launch->devices[index];
@@ -382,8 +391,10 @@ void runBound(void *context, int64_t index) {
   boundDevice = device;
   cudaCheck(cudaDriver().cuCtxSetCurrent(device->context),
             "cannot make the GPU current");
-  launch->body(launch->args, device->index);
-  cudaSyncDevice(*device);
+  if (trace::on())
+    trace::runTraced(runAndWait, launch, device->index);
+  else
+    runAndWait(launch, device->index);
   boundDevice = nullptr;
   hostContext = nullptr;
   lastLaunched = nullptr;
@@ -550,7 +561,8 @@ extern "C" void pcc_cuda_launch(int64_t num_devices,
   // invalid or nested call has been reported; the caller cannot recover.
   // As pcc_launch, end without the exit handlers, which under mpirun would
   // wait for the other processes.
-  if (runDevices(count, runBound, &launch, /*threadPerDevice=*/true,
+  if (!trace::initialize() ||
+      runDevices(count, runBound, &launch, /*threadPerDevice=*/true,
                  /*work=*/-1)) {
     std::fflush(nullptr);
     std::_Exit(1);

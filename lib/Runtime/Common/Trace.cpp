@@ -397,17 +397,6 @@ bool initialize() {
 
 } // namespace pcc::runtime::trace
 
-extern "C" int32_t pcc_trace_requested(char *message, int64_t size) {
-  std::string path, error;
-  bool profile = false;
-  if (!pcc::runtime::trace::requested(path, profile, error)) {
-    if (size > 0)
-      std::snprintf(message, size_t(size), "%s", error.c_str());
-    return -1;
-  }
-  return !path.empty() || profile;
-}
-
 extern "C" void pcc_set_trace(const char *path, int32_t profile) {
   auto &s = pcc::runtime::trace::state();
   if (path && *path) {

@@ -2,8 +2,9 @@
 //
 // With a trace file (pcc_set_trace, --trace=FILE or PCC_TRACE), the runtime
 // records every device's pmap runs, the compute between its collectives, and
-// each collective on the host split into waiting for the group and moving
-// data, with its source location; at exit it writes them as Chrome
+// each collective split into waiting for the group and moving data, with
+// its source location (on the host, or on the host's clock for GPU streams:
+// pcc_cuda_launch and cudaCollective); at exit it writes them as Chrome
 // trace-event JSON (chrome://tracing, ui.perfetto.dev). With a profile
 // (--profile or PCC_PROFILE=1) it prints a table per collective site at exit.
 // A run that ends with an error (which skips the exit handlers) writes
