@@ -30,6 +30,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Target/TargetMachine.h"
 #include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/SubtargetFeature.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -111,8 +112,17 @@ createTargetMachine(llvm::StringRef targetCPU) {
   if (!target)
     return llvm::createStringError("no code generator for " + triple.str() +
                                    ": " + error);
-  std::string cpu = targetCPU == "native" ? llvm::sys::getHostCPUName().str()
-                                          : targetCPU.str();
+  // This machine's CPU comes with the features it has: a virtual machine
+  // may lack some that its CPU's name implies (AVX-512 turned off), as the
+  // JIT knows.
+  std::string cpu = targetCPU.str(), features;
+  if (targetCPU == "native") {
+    cpu = llvm::sys::getHostCPUName().str();
+    llvm::SubtargetFeatures host;
+    for (const auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
+      host.AddFeature(name, enabled);
+    features = host.getString();
+  }
   // Checked first: LLVM would warn at every use of an unknown CPU and
   // generate code for a generic one.
   std::unique_ptr<llvm::MCSubtargetInfo> generic(
@@ -124,7 +134,8 @@ createTargetMachine(llvm::StringRef targetCPU) {
         " (use 'native' for this machine's, or a name such as "
         "x86-64-v3 or znver4)");
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, "", llvm::TargetOptions(), llvm::Reloc::PIC_, std::nullopt,
+      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
+      std::nullopt,
       llvm::CodeGenOptLevel::Default));
   if (!machine)
     return llvm::createStringError("cannot create a code generator for " +
@@ -162,6 +173,16 @@ pcc::driver::translateForExecutable(ModuleOp module, llvm::LLVMContext &context,
     return machine.takeError();
   llvmModule->setTargetTriple((*machine)->getTargetTriple());
   llvmModule->setDataLayout((*machine)->createDataLayout());
+  // As clang does: each function says what it is for, so that --emit=llvm
+  // output compiles elsewhere for the same CPU.
+  for (llvm::Function &function : *llvmModule) {
+    if (function.isDeclaration())
+      continue;
+    function.addFnAttr("target-cpu", (*machine)->getTargetCPU());
+    if (!(*machine)->getTargetFeatureString().empty())
+      function.addFnAttr("target-features",
+                         (*machine)->getTargetFeatureString());
+  }
   if (llvm::Error error = optimizeHostCode(*llvmModule, **machine))
     return std::move(error);
   return llvmModule;
