@@ -73,9 +73,18 @@ def PCCGenerateRuntimeChecks : Pass<"pcc-generate-runtime-checks",
     the whole no larger than 2^48 bytes, so that the allocation's size
     cannot wrap around), `tensor.reshape` to a dynamic shape (as many
     elements as the source), `tensor.expand_shape` with sizes given at run
-    time (they multiply to the axis they split) and `tensor.pad` by amounts
-    given at run time (none negative). Upstream's `generate-runtime-verification`
-    covers the rest (slices, casts, linalg operands), without values;
+    time (they multiply to the axis they split), `tensor.pad` by amounts
+    given at run time (none negative), `tensor.extract_slice`,
+    `tensor.insert_slice` and `tensor.parallel_insert_slice` with offsets,
+    sizes or strides given at run time (each axis's slice within the axis,
+    an empty one at most at its end; an inserted tensor of the slice's
+    sizes), `tensor.concat` of tensors whose sizes are known at run time
+    only (they make the result's), elementwise ops on such tensors (the
+    operands' sizes agree), linalg ops on them (each operand's sizes agree
+    with the op's loops, as the verifier checks static ones) and loops with
+    a step given at run time (positive: a step of 0 or less would loop
+    forever). Upstream's `generate-runtime-verification` covers the rest
+    (casts), without values;
     `pcc-lower-runtime-checks` drops its checks of the ops checked here.
     `kernel-bodies=false` leaves out the ops inside linalg ops, which the
     cuda backend turns into GPU kernels that cannot call the runtime (the
@@ -85,7 +94,8 @@ def PCCGenerateRuntimeChecks : Pass<"pcc-generate-runtime-checks",
     Option<"kernelBodies", "kernel-bodies", "bool", /*default=*/"true",
            "Also check the ops inside linalg ops' bodies">,
   ];
-  let dependentDialects = ["mlir::arith::ArithDialect",
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::func::FuncDialect",
                            "mlir::scf::SCFDialect",
@@ -97,15 +107,14 @@ def PCCLowerRuntimeChecks : Pass<"pcc-lower-runtime-checks",
   let summary = "Turn failed run-time checks into a located runtime error";
   let description = [{
     After upstream's `generate-runtime-verification` has put a `cf.assert`
-    before each of the program's ops that can go out of bounds at run time
-    (`tensor.extract` or `tensor.insert` with a dynamic index,
-    `tensor.extract_slice` or `tensor.insert_slice` with dynamic offsets or
-    sizes, a `tensor.cast` to a static shape), each assertion becomes a
+    before each of the program's ops that can go wrong at run time (a
+    `tensor.cast` to a static shape, `tensor.dim` of an axis the tensor may
+    not have, and the indexing ops), each assertion becomes a
     branch to a call of the runtime's `pcc_mlir_check_failed` with a string that
-    names where and what: `prog.mlir:7:10: 'tensor.extract_slice':
-    extract_slice runs out-of-bounds along dimension 0`. Checks of
-    `tensor.extract` and `tensor.insert` are dropped: pcc-generate-runtime-checks
-    makes its own, which name the index and the size. The
+    names where and what: `prog.mlir:7:10: 'tensor.cast': size mismatch of
+    dim 0`. Checks of `tensor.extract`, `tensor.insert` and
+    `tensor.extract_slice` are dropped: pcc-generate-runtime-checks makes
+    its own, which name the values. The
     runtime prints it as `pcc runtime error: ...` and ends the process with
     status 1, from any device thread, instead of reading or writing memory
     that is not the value's. `kernel-bodies=false` drops the checks inside

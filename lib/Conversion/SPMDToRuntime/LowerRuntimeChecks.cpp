@@ -73,7 +73,8 @@ struct PCCLowerRuntimeChecksPass
       Operation *guarded = getGuardedOp(assertion);
       // pcc-generate-runtime-checks checks these, naming the values; future
       // kernels check their accesses themselves.
-      if (isa_and_nonnull<tensor::ExtractOp, tensor::InsertOp>(guarded) ||
+      if (isa_and_nonnull<tensor::ExtractOp, tensor::InsertOp,
+                          tensor::ExtractSliceOp>(guarded) ||
           (!kernelBodies && assertion->getParentOfType<linalg::LinalgOp>())) {
         assertion.erase();
         continue;

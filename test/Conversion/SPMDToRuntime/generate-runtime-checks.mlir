@@ -88,3 +88,98 @@ func.func @static_shapes(%t: tensor<4xf32>) -> tensor<6xf32> {
   } : tensor<4xf32> to tensor<6xf32>
   return %p : tensor<6xf32>
 }
+
+// A slice at a dynamic offset: the offset within the axis (up to its end
+// for an empty slice), then the last element within it (with a stride of
+// 1, no division).
+// CHECK-LABEL: func @insert_slice
+// CHECK: arith.cmpi ult, %arg2, %c8
+// CHECK: arith.cmpi ule, %arg2, %c8
+// CHECK: arith.select
+// CHECK: scf.if
+// CHECK-NOT: arith.divui
+// CHECK: scf.if
+// CHECK: tensor.insert_slice
+func.func @insert_slice(%a: tensor<8xf32>, %b: tensor<2xf32>, %o: index) -> tensor<8xf32> {
+  %r = tensor.insert_slice %b into %a[%o] [2] [1] : tensor<2xf32> into tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// A stride given at run time: the room ahead of the offset (positive
+// strides) or behind it (negative ones) divided by the stride.
+// CHECK-LABEL: func @dynamic_stride
+// CHECK: arith.divui
+// CHECK: arith.divui
+// CHECK: scf.if
+// CHECK: tensor.extract_slice
+func.func @dynamic_stride(%a: tensor<8xf32>, %s: index) -> tensor<4xf32> {
+  %r = tensor.extract_slice %a[0] [4] [%s] : tensor<8xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+
+// A static slice (checked by the verifier) gets no check.
+// CHECK-LABEL: func @static_slice
+// CHECK-NOT: scf.if
+// CHECK: tensor.extract_slice
+func.func @static_slice(%a: tensor<8xf32>) -> tensor<2xf32> {
+  %r = tensor.extract_slice %a[6] [2] [1] : tensor<8xf32> to tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
+// A parallel_insert_slice's checks go before the terminator that holds it.
+// CHECK-LABEL: func @parallel_insert_slice
+// CHECK: scf.forall
+// CHECK: scf.if
+// CHECK: scf.forall.in_parallel {
+// CHECK-NEXT: tensor.parallel_insert_slice
+// CHECK-NEXT: }
+func.func @parallel_insert_slice(%a: tensor<8xf32>, %o: index) -> tensor<8xf32> {
+  %r = scf.forall (%j) in (2) shared_outs(%out = %a) -> (tensor<8xf32>) {
+    %p = tensor.extract_slice %out[0] [2] [1] : tensor<8xf32> to tensor<2xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %p into %out[%o] [2] [1] : tensor<2xf32> into tensor<8xf32>
+    }
+  }
+  return %r : tensor<8xf32>
+}
+
+// Operands of an elementwise op, and of a linalg op, whose sizes are known
+// at run time only must agree; statically shaped ones are left alone.
+// CHECK-LABEL: func @dynamic_operands
+// CHECK: tensor.dim %arg0, %c0
+// CHECK: tensor.dim %arg1, %c0
+// CHECK: arith.cmpi eq
+// CHECK: scf.if
+// CHECK: arith.addf %arg0, %arg1
+// CHECK: arith.cmpi eq
+// CHECK: scf.if
+// CHECK: linalg.add
+// CHECK-NOT: scf.if
+// CHECK: arith.mulf %arg2, %arg2
+func.func @dynamic_operands(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<4xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<4xf32>) {
+  %s = arith.addf %x, %y : tensor<?xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %a = linalg.add ins(%x, %y : tensor<?xf32>, tensor<?xf32>) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %m = arith.mulf %z, %z : tensor<4xf32>
+  %r = tensor.cast %a : tensor<4xf32> to tensor<?xf32>
+  return %s, %r, %m : tensor<?xf32>, tensor<?xf32>, tensor<4xf32>
+}
+
+// A loop step given at run time must be positive; a constant one is left
+// alone.
+// CHECK-LABEL: func @steps
+// CHECK: arith.cmpi sgt, %arg0, %c0
+// CHECK: scf.if
+// CHECK: scf.for
+// CHECK-NOT: scf.if
+// CHECK: scf.for
+func.func @steps(%s: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %s {
+  }
+  scf.for %i = %c0 to %c4 step %c1 {
+  }
+  return
+}
