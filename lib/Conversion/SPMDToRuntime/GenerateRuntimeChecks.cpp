@@ -200,7 +200,7 @@ struct PCCGenerateRuntimeChecksPass
         checkLinalgOperands(checks, linalgOp);
       else if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
         checkSteps(checks, loop);
-      else
+      else if (isElementwiseOnDynamicTensors(op))
         checkElementwise(checks, op);
     }
   }
