@@ -274,27 +274,44 @@ LogicalResult PmapOutliner::flattenNestedPmaps() {
 }
 
 LogicalResult PmapOutliner::checkCallees() {
-  SmallVector<std::pair<func::CallOp, func::FuncOp>> worklist;
+  /// A call to look into, and the call in the body that leads to it.
+  struct Reached {
+    func::CallOp root, call;
+    func::FuncOp callee;
+  };
+  SmallVector<Reached> worklist;
   llvm::SmallPtrSet<Operation *, 8> visited;
-  auto addCalls = [&](Operation *scope) {
+  auto addCalls = [&](Operation *scope, func::CallOp root) {
     scope->walk([&](func::CallOp call) {
       auto callee = symbols.lookup<func::FuncOp>(call.getCallee());
       if (callee && visited.insert(callee).second)
-        worklist.push_back({call, callee});
+        worklist.push_back({root ? root : call, call, callee});
     });
   };
-  addCalls(device);
+  addCalls(device, nullptr);
   while (!worklist.empty()) {
-    auto [call, callee] = worklist.pop_back_val();
-    bool runsPmap = false;
-    callee.walk([&](Operation *op) { runsPmap |= isa<PmapOp, LaunchOp>(op); });
-    if (runsPmap)
-      return call.emitError()
-             << "calls @" << callee.getSymName()
-             << " from inside an 'spmd.pmap', and that function runs a pmap "
-                "of its own; write the inner pmap directly in the body (pcc "
-                "does not inline calls into pmaps yet)";
-    addCalls(callee);
+    auto [root, call, callee] = worklist.pop_back_val();
+    Operation *pmap = nullptr;
+    callee.walk([&](Operation *op) {
+      if (!pmap && isa<PmapOp, LaunchOp>(op))
+        pmap = op;
+    });
+    if (!pmap) {
+      addCalls(callee, root);
+      continue;
+    }
+    // Located at the call in the body, which the user must change.
+    InFlightDiagnostic diag =
+        root.emitError()
+        << "calls @" << root.getCallee()
+        << " from inside an 'spmd.pmap', and that function runs a pmap "
+           "of its own; write the inner pmap directly in the body (pcc "
+           "does not inline calls into pmaps yet)";
+    if (call != root)
+      diag.attachNote(call.getLoc())
+          << "through this call of @" << callee.getSymName();
+    diag.attachNote(pmap->getLoc()) << "the inner pmap";
+    return diag;
   }
   return success();
 }
