@@ -14,8 +14,8 @@
  *                                      1): the least traffic of a
  *                                      collective, every input read once
  *                                      and every result written once; of
- *                                      regular and non-temporal stores, the
- *                                      faster
+ *                                      regular and non-temporal stores, in
+ *                                      blocks of two sizes, the fastest
  *
  *   bounds sgemm M N K TRANS_A TRANS_B REPEAT
  *                                      seconds for one OpenBLAS sgemm of an
@@ -67,15 +67,20 @@ struct Job {
   float sum;
 };
 
-/* Block by block (4 KiB, held in L1): the sum of the inputs, written into
- * every output. A copy (one input) reads its block straight from the
- * source, which the first write has brought into cache. */
+/* The blocks (in floats) that collective() is timed with: the inputs' and
+ * outputs' streams interleave at a block's grain, and on some machines a
+ * finer one keeps reads and writes in flight together. */
+static const size_t BLOCKS[] = {64, 1024};
+enum { BLOCK_COUNT = sizeof BLOCKS / sizeof BLOCKS[0] };
+
+/* Block by block (held in L1): the sum of the inputs, written into every
+ * output. A copy (one input) reads its block straight from the source,
+ * which the first write has brought into cache. */
 static void collective(float *const *dst, int outputs, float *const *src,
-                       int inputs, size_t n, int streaming) {
-  enum { BLOCK = 1024 };
-  float sum[BLOCK];
-  for (size_t i = 0; i < n; i += BLOCK) {
-    size_t len = n - i < BLOCK ? n - i : BLOCK;
+                       int inputs, size_t n, size_t block, int streaming) {
+  float sum[1024];
+  for (size_t i = 0; i < n; i += block) {
+    size_t len = n - i < block ? n - i : block;
     const float *block = src[0] + i;
     if (inputs > 1) {
       /* No plain copy: a compiler makes it `rep movs`, which the hardware
@@ -105,9 +110,9 @@ static void collective(float *const *dst, int outputs, float *const *src,
 
 /* Run after run, on the same thread (as pcc's devices are), each begun
  * when every thread is ready: run r uses copy r % copies; the runs of each
- * variant (regular stores, then non-temporal ones) come in a block of their
- * own, after one untimed run, so that none pays for the lines that the
- * other variant's regular stores left dirty. */
+ * variant (regular stores or non-temporal ones, in each block size) come in
+ * a block of their own, after one untimed run, so that none pays for the
+ * lines that another variant's regular stores left dirty. */
 static void *runJob(void *arg) {
   struct Job *job = arg;
   size_t n = job->bytes / sizeof(float);
@@ -127,8 +132,11 @@ static void *runJob(void *arg) {
       for (int k = 0; k < 8; ++k)
         job->sum += acc[k];
     } else if (job->mode == COLLECTIVE) {
+      /* Variant v: stores regular (even v) or non-temporal (odd v), in
+       * blocks BLOCKS[v / 2]. */
+      int variant = r / (job->runs / job->variants);
       collective(dst, job->outputs, src, job->inputs, n,
-                 r >= job->runs / job->variants);
+                 BLOCKS[variant / 2], variant % 2);
     } else {
       memcpy(dst[0], src[0], job->bytes);
     }
@@ -168,9 +176,9 @@ static int allowedCpu(int i) {
 }
 
 /* All threads start each run together; a run lasts as long as its
- * slowest. COLLECTIVE times REPEAT runs with regular stores and REPEAT with
- * non-temporal ones, and prints those of the faster (by median): a bound
- * that one way of writing reaches. */
+ * slowest. COLLECTIVE times REPEAT runs of each variant (regular or
+ * non-temporal stores, each block size) and prints those of the fastest (by
+ * median): a bound that one way of moving the bytes reaches. */
 static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
                       int inputs, int outputs) {
   struct Job *jobs = calloc(threads, sizeof(struct Job));
@@ -179,7 +187,7 @@ static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
   int arrays = inputs + outputs;
   size_t read = (size_t)threads * inputs * bytes;
   int copies = (int)((((size_t)128 << 20) + read - 1) / read);
-  int variants = mode == COLLECTIVE ? 2 : 1;
+  int variants = mode == COLLECTIVE ? 2 * BLOCK_COUNT : 1;
   for (int t = 0; t < threads; ++t) {
     struct Job *job = &jobs[t];
     job->mode = mode;

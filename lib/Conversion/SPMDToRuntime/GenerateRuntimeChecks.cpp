@@ -249,10 +249,6 @@ struct PCCGenerateRuntimeChecksPass
     OpBuilder &builder = checks.builder;
     Location loc = checks.loc;
     auto wholeType = cast<RankedTensorType>(whole.getType());
-    auto ult = [&](Value a, Value b) {
-      return arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ult, a,
-                                   b);
-    };
     auto cmp = [&](arith::CmpIPredicate predicate, Value a, Value b) {
       return arith::CmpIOp::create(builder, loc, predicate, a, b);
     };
@@ -268,9 +264,7 @@ struct PCCGenerateRuntimeChecksPass
       bool known = !wholeType.isDynamicDim(axis) &&
                    !isa<Value>(offsets[axis]) && !isa<Value>(sizes[axis]) &&
                    !isa<Value>(strides[axis]);
-      Value offset = getValueOrCreateConstantIndexOp(builder, loc, offsets[axis]);
       Value size = getValueOrCreateConstantIndexOp(builder, loc, sizes[axis]);
-      Value stride = getValueOrCreateConstantIndexOp(builder, loc, strides[axis]);
       if (part && !dropped.test(axis)) {
         auto partType = cast<RankedTensorType>(part.getType());
         if (partType.isDynamicDim(partAxis) || isa<Value>(sizes[axis])) {
@@ -285,6 +279,10 @@ struct PCCGenerateRuntimeChecksPass
       }
       if (known)
         continue;
+      Value offset =
+          getValueOrCreateConstantIndexOp(builder, loc, offsets[axis]);
+      Value stride =
+          getValueOrCreateConstantIndexOp(builder, loc, strides[axis]);
       Value extent = checks.dim(whole, axis);
       Value zero = checks.constant(0), one = checks.constant(1);
       if (isa<Value>(sizes[axis]))
@@ -295,7 +293,7 @@ struct PCCGenerateRuntimeChecksPass
       Value empty = cmp(arith::CmpIPredicate::eq, size, zero);
       checks.require(select(empty,
                             cmp(arith::CmpIPredicate::ule, offset, extent),
-                            ult(offset, extent)),
+                            cmp(arith::CmpIPredicate::ult, offset, extent)),
                      "slice offset {0} is out of bounds for axis " + name +
                          " with size {1}",
                      {offset, extent});
