@@ -12,6 +12,7 @@
 
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -194,6 +195,17 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
                            << "' with dynamic tile sizes or shapes is not "
                               "supported by pcc yet; give it static inner "
                               "tiles and statically shaped operands";
+  // Every device would write the one buffer: a race, which bufferization
+  // reports only as a conflict it cannot avoid.
+  if (auto materialize = dyn_cast<bufferization::MaterializeInDestinationOp>(op))
+    if (auto pmap = op->getParentOfType<pcc::spmd::PmapOp>();
+        pmap && !pmap->isAncestor(
+                    materialize.getDest().getParentRegion()->getParentOp()))
+      return op->emitError()
+             << "'" << op->getName()
+             << "' writes into a tensor defined outside the enclosing "
+                "'spmd.pmap', which all its devices share; materialize "
+                "into a tensor of the body instead (a tensor.empty, say)";
   StringRef dialect = op->getName().getDialectNamespace();
   if (!llvm::is_contained(kInputDialects, dialect))
     return op->emitError()

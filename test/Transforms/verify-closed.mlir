@@ -184,3 +184,30 @@ func.func @softmax(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   %s = linalg.softmax dimension(1) ins(%x : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
   return %s : tensor<2x4xf32>
 }
+
+// -----
+
+// Materializing into a tensor from outside a pmap: every device would write
+// the one buffer.
+func.func @main(%a: tensor<4x3xf32>, %w: tensor<3xf32>) -> tensor<4x3xf32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<4x3xf32>) -> (tensor<4x3xf32>) {
+    // expected-error @+1 {{'bufferization.materialize_in_destination' writes into a tensor defined outside the enclosing 'spmd.pmap', which all its devices share; materialize into a tensor of the body instead (a tensor.empty, say)}}
+    %m = bufferization.materialize_in_destination %x in %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    spmd.yield %m : tensor<3xf32>
+  }
+  return %r : tensor<4x3xf32>
+}
+
+// -----
+
+// Into a tensor of the body, or outside any pmap: fine.
+func.func @main(%a: tensor<4x3xf32>, %w: tensor<3xf32>) -> (tensor<4x3xf32>, tensor<3xf32>) {
+  %r = spmd.pmap "i" (%x = %a : tensor<4x3xf32>) -> (tensor<4x3xf32>) {
+    %e = tensor.empty() : tensor<3xf32>
+    %m = bufferization.materialize_in_destination %x in %e : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+    spmd.yield %m : tensor<3xf32>
+  }
+  %c = arith.constant dense<1.0> : tensor<3xf32>
+  %n = bufferization.materialize_in_destination %c in %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
+  return %r, %n : tensor<4x3xf32>, tensor<3xf32>
+}
