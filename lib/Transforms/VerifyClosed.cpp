@@ -16,6 +16,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -195,6 +196,19 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
                            << "' with dynamic tile sizes or shapes is not "
                               "supported by pcc yet; give it static inner "
                               "tiles and statically shaped operands";
+  // Upstream's lowering of the expansion's buffer crashes on a group with
+  // two sizes known only at run time.
+  if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+    for (const ReassociationIndices &group :
+         expand.getReassociationIndices())
+      if (llvm::count_if(group, [&](int64_t axis) {
+            return expand.getResultType().isDynamicDim(axis);
+          }) > 1)
+        return op->emitError()
+               << "'" << op->getName()
+               << "' that splits one axis into several whose sizes are "
+                  "known only at run time is not supported by pcc yet; "
+                  "give all but one of them static sizes";
   // Every device would write the one buffer: a race, which bufferization
   // reports only as a conflict it cannot avoid.
   if (auto materialize = dyn_cast<bufferization::MaterializeInDestinationOp>(op))

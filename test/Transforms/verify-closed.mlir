@@ -211,3 +211,12 @@ func.func @main(%a: tensor<4x3xf32>, %w: tensor<3xf32>) -> (tensor<4x3xf32>, ten
   %n = bufferization.materialize_in_destination %c in %w : (tensor<3xf32>, tensor<3xf32>) -> tensor<3xf32>
   return %r, %n : tensor<4x3xf32>, tensor<3xf32>
 }
+
+// -----
+
+func.func @main(%a: tensor<8xf32>, %n: index, %m: index) -> tensor<?x?x2xf32> {
+  %d = tensor.cast %a : tensor<8xf32> to tensor<?xf32>
+  // expected-error @+1 {{'tensor.expand_shape' that splits one axis into several whose sizes are known only at run time is not supported by pcc yet; give all but one of them static sizes}}
+  %e = tensor.expand_shape %d [[0, 1, 2]] output_shape [%n, %m, 2] : tensor<?xf32> into tensor<?x?x2xf32>
+  return %e : tensor<?x?x2xf32>
+}

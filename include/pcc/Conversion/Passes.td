@@ -79,12 +79,18 @@ def PCCGenerateRuntimeChecks : Pass<"pcc-generate-runtime-checks",
     sizes or strides given at run time (each axis's slice within the axis,
     an empty one at most at its end; an inserted tensor of the slice's
     sizes), `tensor.concat` of tensors whose sizes are known at run time
-    only (they make the result's), elementwise ops on such tensors (the
-    operands' sizes agree), linalg ops on them (each operand's sizes agree
-    with the op's loops, as the verifier checks static ones) and loops with
-    a step given at run time (positive: a step of 0 or less would loop
-    forever). Upstream's `generate-runtime-verification` covers the rest
-    (casts), without values;
+    only (they make the result's), `tensor.pad` into a static shape (the
+    padding makes it), `bufferization.alloc_tensor` (as `tensor.empty`)
+    and `bufferization.materialize_in_destination` (the source has the
+    destination's sizes), elementwise ops on such tensors (the operands'
+    sizes agree), linalg ops on them (an axis that a loop indexes has the
+    loop's size, as the verifier checks static ones; other indexing, such
+    as `d0 - d1 + 3` or `d0 mod 3`, stays within its axis over all the
+    loops' steps, bounded by interval arithmetic) and loops whose bounds or
+    step are given at run time (a positive step: 0 or less would loop
+    forever; and no overflow when the induction variable steps past its
+    last value, which would wrap around). Upstream's
+    `generate-runtime-verification` covers the rest (casts), without values;
     `pcc-lower-runtime-checks` drops its checks of the ops checked here.
     `kernel-bodies=false` leaves out the ops inside linalg ops, which the
     cuda backend turns into GPU kernels that cannot call the runtime (the
@@ -94,8 +100,7 @@ def PCCGenerateRuntimeChecks : Pass<"pcc-generate-runtime-checks",
     Option<"kernelBodies", "kernel-bodies", "bool", /*default=*/"true",
            "Also check the ops inside linalg ops' bodies">,
   ];
-  let dependentDialects = ["mlir::affine::AffineDialect",
-                           "mlir::arith::ArithDialect",
+  let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::memref::MemRefDialect",
                            "mlir::func::FuncDialect",
                            "mlir::scf::SCFDialect",

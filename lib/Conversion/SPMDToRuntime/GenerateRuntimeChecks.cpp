@@ -8,8 +8,8 @@
 
 #include "HostString.h"
 
-#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -19,6 +19,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 
+#include <functional>
 #include <limits>
 
 namespace pcc {
@@ -151,7 +152,8 @@ struct PCCGenerateRuntimeChecksPass
                tensor::ExpandShapeOp, tensor::PadOp, tensor::ExtractSliceOp,
                tensor::InsertSliceOp, tensor::ParallelInsertSliceOp,
                tensor::ConcatOp, linalg::LinalgOp, scf::ForOp, scf::ForallOp,
-               scf::ParallelOp>(op) ||
+               scf::ParallelOp, bufferization::AllocTensorOp,
+               bufferization::MaterializeInDestinationOp>(op) ||
            isElementwiseOnDynamicTensors(op)) &&
           (kernelBodies || !op->getParentOfType<linalg::LinalgOp>()))
         ops.push_back(op);
@@ -177,6 +179,14 @@ struct PCCGenerateRuntimeChecksPass
       else if (auto generate = dyn_cast<tensor::GenerateOp>(op);
                generate && !generate.getDynamicExtents().empty())
         checks.requireShape(generate.getType(), generate.getDynamicExtents());
+      else if (auto alloc = dyn_cast<bufferization::AllocTensorOp>(op);
+               alloc && !alloc.getDynamicSizes().empty())
+        checks.requireShape(alloc.getType(), alloc.getDynamicSizes());
+      else if (auto materialize =
+                   dyn_cast<bufferization::MaterializeInDestinationOp>(op))
+        checkSameShape(checks, materialize.getSource(), materialize.getDest(),
+                       "the source has size {0} on axis {A} where the "
+                       "destination has {1}");
       else if (auto splat = dyn_cast<tensor::SplatOp>(op);
                splat && !splat.getDynamicSizes().empty())
         checks.requireShape(splat.getType(), splat.getDynamicSizes());
@@ -196,12 +206,36 @@ struct PCCGenerateRuntimeChecksPass
                    slice.getDroppedDims());
       else if (auto concat = dyn_cast<tensor::ConcatOp>(op))
         checkConcat(checks, concat);
-      else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
-        checkLinalgOperands(checks, linalgOp);
+      else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+        if (failed(checkLinalgOperands(checks, linalgOp)))
+          return signalPassFailure();
+      }
       else if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
-        checkSteps(checks, loop);
+        checkLoop(checks, loop);
       else if (isElementwiseOnDynamicTensors(op))
         checkElementwise(checks, op);
+    }
+  }
+
+  /// `a` and `b`, ranked tensors of one rank, have the same sizes where
+  /// either's is known only at run time; `what` says otherwise ({A}: the
+  /// axis).
+  void checkSameShape(CheckBuilder &checks, Value a, Value b,
+                      StringRef what) {
+    auto aType = dyn_cast<RankedTensorType>(a.getType());
+    auto bType = dyn_cast<RankedTensorType>(b.getType());
+    if (!aType || !bType)
+      return;
+    for (int64_t axis = 0; axis < aType.getRank(); ++axis) {
+      if (!aType.isDynamicDim(axis) && !bType.isDynamicDim(axis))
+        continue;
+      Value aSize = checks.dim(a, axis), bSize = checks.dim(b, axis);
+      std::string text = what.str();
+      text.replace(text.find("{A}"), 3, std::to_string(axis));
+      checks.require(arith::CmpIOp::create(checks.builder, checks.loc,
+                                           arith::CmpIPredicate::eq, aSize,
+                                           bSize),
+                     text, {aSize, bSize});
     }
   }
 
@@ -400,90 +434,318 @@ struct PCCGenerateRuntimeChecksPass
 
   /// The sizes of a linalg op's operands agree with its loops (as the
   /// verifier checks static sizes): each axis that a loop indexes has the
-  /// loop's size, and other indexing stays within its axis.
-  void checkLinalgOperands(CheckBuilder &checks, linalg::LinalgOp linalgOp) {
+  /// loop's size, and other indexing (a convolution's d0 + d3, d0 - d1,
+  /// d0 mod 3) stays within its axis over all the loops' steps.
+  LogicalResult checkLinalgOperands(CheckBuilder &checks,
+                                    linalg::LinalgOp linalgOp) {
     if (llvm::all_of(linalgOp->getOperandTypes(), [](Type type) {
           auto shaped = dyn_cast<ShapedType>(type);
           return !shaped || shaped.hasStaticShape();
         }))
-      return;
+      return success();
     OpBuilder &builder = checks.builder;
     Location loc = checks.loc;
-    SmallVector<Value> loops, lasts;
+    SmallVector<Value> loops;
     Value anyEmpty = arith::ConstantIntOp::create(builder, loc, 0, 1);
     for (Range range : linalgOp.createLoopRanges(builder, loc)) {
       Value size = getValueOrCreateConstantIndexOp(builder, loc, range.size);
       loops.push_back(size);
-      lasts.push_back(
-          arith::SubIOp::create(builder, loc, size, checks.constant(1)));
       anyEmpty = arith::OrIOp::create(
           builder, loc, anyEmpty,
           arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle, size,
                                 checks.constant(0)));
     }
-    SmallVector<OpFoldResult> zeros(loops.size(), builder.getIndexAttr(0)),
-        lastFolds(lasts.begin(), lasts.end());
     for (OpOperand &operand : linalgOp->getOpOperands()) {
       auto type = dyn_cast<RankedTensorType>(operand.get().getType());
       if (!type)
         continue;
       AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+      std::string which =
+          "operand #" + std::to_string(operand.getOperandNumber());
       for (auto [axis, expr] : llvm::enumerate(map.getResults())) {
         Value size = checks.dim(operand.get(), int64_t(axis));
-        std::string which = "operand #" +
-                            std::to_string(operand.getOperandNumber()) +
-                            " has size {0} on axis " + std::to_string(axis);
+        std::string where = " on axis " + std::to_string(axis);
         if (auto loop = dyn_cast<AffineDimExpr>(expr)) {
           Value expected = loops[loop.getPosition()];
           checks.require(arith::CmpIOp::create(builder, loc,
                                                arith::CmpIPredicate::eq, size,
                                                expected),
-                         which + " where the op's other operands give {1}",
+                         which + " has size {0}" + where +
+                             " where the op's other operands give {1}",
                          {size, expected});
           continue;
         }
-        // Indexing such as a convolution's (d0 + d3): at the loops' first
-        // and last steps, unless a loop runs no step at all.
-        AffineMap one = AffineMap::get(map.getNumDims(), 0, expr);
-        Value low = getValueOrCreateConstantIndexOp(
-            builder, loc,
-            affine::makeComposedFoldedAffineApply(builder, loc, one, zeros));
-        Value high = getValueOrCreateConstantIndexOp(
-            builder, loc,
-            affine::makeComposedFoldedAffineApply(builder, loc, one,
-                                                  lastFolds));
-        Value least = arith::MinSIOp::create(builder, loc, low, high);
-        Value most = arith::MaxSIOp::create(builder, loc, low, high);
-        Value inside = arith::AndIOp::create(
-            builder, loc,
+        // Other indexing: the least and greatest index over the loops'
+        // steps, unless a loop runs no step at all.
+        if (!isBounded(expr))
+        {
+          std::string text;
+          llvm::raw_string_ostream os(text);
+          os << expr;
+          return linalgOp->emitError()
+                 << "'" << linalgOp->getName() << "' indexes " << which
+                 << " with '" << text
+                 << "', which pcc cannot check at run time for operands "
+                    "whose sizes are known only then; give the operands "
+                    "static shapes";
+        }
+        auto [least, most] = indexRange(checks, expr, loops);
+        Value fine = arith::OrIOp::create(
+            builder, loc, anyEmpty,
             arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
-                                  least, checks.constant(0)),
-            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
-                                  most, size));
+                                  least, checks.constant(0)));
+        checks.require(fine,
+                       which + " is indexed at {0}" + where +
+                           ", before its start",
+                       {least});
         checks.require(
-            arith::OrIOp::create(builder, loc, anyEmpty, inside),
-            which + ", too small for the index {1} that the op reaches",
+            arith::OrIOp::create(builder, loc, anyEmpty,
+                                 arith::CmpIOp::create(
+                                     builder, loc, arith::CmpIPredicate::slt,
+                                     most, size)),
+            which + " has size {0}" + where +
+                ", too small for the index {1} that the op reaches",
             {size, most});
       }
     }
+    return success();
   }
 
-  /// Loop steps given at run time are positive: a step of 0, or a
-  /// negative one, would loop forever.
-  void checkSteps(CheckBuilder &checks, LoopLikeOpInterface loop) {
-    std::optional<SmallVector<OpFoldResult>> steps = loop.getLoopSteps();
-    if (!steps)
-      return;
-    for (OpFoldResult step : *steps) {
-      auto value = dyn_cast<Value>(step);
-      if (auto known = getConstantIntValue(step); !value || (known && *known > 0))
-        continue;
-      checks.require(arith::CmpIOp::create(checks.builder, checks.loc,
-                                           arith::CmpIPredicate::sgt, value,
-                                           checks.constant(0)),
-                     "loop step {0} is not positive", {value});
+  /// Whether indexRange can bound `expr` without overflow: sums, products
+  /// with constants, and divisions and remainders by positive constants,
+  /// whose values stay below 2^62 for loops of up to 2^48 steps (no tensor
+  /// axis is longer).
+  static bool isBounded(AffineExpr expr) {
+    std::function<std::optional<__int128>(AffineExpr)> magnitude =
+        [&](AffineExpr e) -> std::optional<__int128> {
+      if (isa<AffineDimExpr>(e))
+        return __int128(1) << 48;
+      if (auto constant = dyn_cast<AffineConstantExpr>(e))
+        return constant.getValue() < 0 ? -__int128(constant.getValue())
+                                       : __int128(constant.getValue());
+      auto binary = dyn_cast<AffineBinaryOpExpr>(e);
+      if (!binary)
+        return std::nullopt;
+      std::optional<__int128> lhs = magnitude(binary.getLHS()),
+                              rhs = magnitude(binary.getRHS());
+      if (!lhs || !rhs || *lhs > (__int128(1) << 62) ||
+          *rhs > (__int128(1) << 62))
+        return std::nullopt;
+      auto constantRhs = dyn_cast<AffineConstantExpr>(binary.getRHS());
+      switch (e.getKind()) {
+      case AffineExprKind::Add:
+        return *lhs + *rhs;
+      case AffineExprKind::Mul:
+        if (!isa<AffineConstantExpr>(binary.getLHS()) && !constantRhs)
+          return std::nullopt;
+        return *lhs * *rhs;
+      case AffineExprKind::FloorDiv:
+      case AffineExprKind::CeilDiv:
+      case AffineExprKind::Mod:
+        if (!constantRhs || constantRhs.getValue() <= 0)
+          return std::nullopt;
+        return e.getKind() == AffineExprKind::Mod ? std::min(*lhs, *rhs)
+                                                  : *lhs;
+      default:
+        return std::nullopt;
+      }
+    };
+    std::optional<__int128> bound = magnitude(expr);
+    return bound && *bound < (__int128(1) << 62);
+  }
+
+  /// The least and greatest value of `expr` (isBounded) over loops of
+  /// `loops` steps, as index values: interval arithmetic, exact for sums
+  /// of multiples of the loop indices.
+  std::pair<Value, Value> indexRange(CheckBuilder &checks, AffineExpr expr,
+                                     ArrayRef<Value> loops) {
+    OpBuilder &builder = checks.builder;
+    Location loc = checks.loc;
+    if (auto dim = dyn_cast<AffineDimExpr>(expr))
+      return {checks.constant(0),
+              arith::SubIOp::create(builder, loc, loops[dim.getPosition()],
+                                    checks.constant(1))};
+    if (auto constant = dyn_cast<AffineConstantExpr>(expr)) {
+      Value value = checks.constant(constant.getValue());
+      return {value, value};
+    }
+    auto binary = cast<AffineBinaryOpExpr>(expr);
+    if (expr.getKind() == AffineExprKind::Add) {
+      auto [lhsLeast, lhsMost] = indexRange(checks, binary.getLHS(), loops);
+      auto [rhsLeast, rhsMost] = indexRange(checks, binary.getRHS(), loops);
+      return {arith::AddIOp::create(builder, loc, lhsLeast, rhsLeast),
+              arith::AddIOp::create(builder, loc, lhsMost, rhsMost)};
+    }
+    // The other side of a product, a division or a remainder is a constant.
+    AffineExpr variable = binary.getLHS();
+    int64_t factor;
+    if (auto constant = dyn_cast<AffineConstantExpr>(binary.getRHS())) {
+      factor = constant.getValue();
+    } else {
+      variable = binary.getRHS();
+      factor = cast<AffineConstantExpr>(binary.getLHS()).getValue();
+    }
+    auto [least, most] = indexRange(checks, variable, loops);
+    Value k = checks.constant(factor);
+    switch (expr.getKind()) {
+    case AffineExprKind::Mul: {
+      Value a = arith::MulIOp::create(builder, loc, least, k),
+            b = arith::MulIOp::create(builder, loc, most, k);
+      return factor >= 0 ? std::pair{a, b} : std::pair{b, a};
+    }
+    case AffineExprKind::FloorDiv:
+      return {arith::FloorDivSIOp::create(builder, loc, least, k),
+              arith::FloorDivSIOp::create(builder, loc, most, k)};
+    case AffineExprKind::CeilDiv:
+      return {arith::CeilDivSIOp::create(builder, loc, least, k),
+              arith::CeilDivSIOp::create(builder, loc, most, k)};
+    default: {
+      // A remainder is the value itself where that lies in [0, k), and
+      // somewhere in [0, k) otherwise.
+      Value within = arith::AndIOp::create(
+          builder, loc,
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, least,
+                                checks.constant(0)),
+          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, most,
+                                k));
+      return {arith::SelectOp::create(builder, loc, within, least,
+                                      checks.constant(0)),
+              arith::SelectOp::create(builder, loc, within, most,
+                                      checks.constant(factor - 1))};
+    }
     }
   }
+
+
+  /// A loop's step is positive (a step of 0, or a negative one, would loop
+  /// forever), and its induction variable does not overflow when it steps
+  /// past the upper bound from its last value (it would wrap around: loop
+  /// forever or run a wrong number of steps). Loops whose bounds and step
+  /// are constants that pass both are left alone.
+  void checkLoop(CheckBuilder &checks, LoopLikeOpInterface loop) {
+    std::optional<SmallVector<OpFoldResult>> lows = loop.getLoopLowerBounds(),
+                                             highs = loop.getLoopUpperBounds(),
+                                             steps = loop.getLoopSteps();
+    std::optional<SmallVector<Value>> variables = loop.getLoopInductionVars();
+    if (!lows || !highs || !steps || !variables)
+      return;
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    bool isUnsigned = forOp && forOp.getUnsignedCmp();
+    for (auto [low, high, step, variable] :
+         llvm::zip(*lows, *highs, *steps, *variables)) {
+      Type type = variable.getType();
+      unsigned width = type.isIndex() ? 64 : type.getIntOrFloatBitWidth();
+      auto known = [&](OpFoldResult bound) -> std::optional<llvm::APInt> {
+        std::optional<int64_t> value = getConstantIntValue(bound);
+        if (!value)
+          return std::nullopt;
+        return llvm::APInt(64, uint64_t(*value), /*isSigned=*/true)
+            .sextOrTrunc(width);
+      };
+      std::optional<llvm::APInt> lowValue = known(low),
+                                 highValue = known(high),
+                                 stepValue = known(step);
+      if (lowValue && highValue && stepValue) {
+        bool positive = isUnsigned ? !stepValue->isZero()
+                                   : stepValue->isStrictlyPositive();
+        bool runs = isUnsigned ? lowValue->ult(*highValue)
+                               : lowValue->slt(*highValue);
+        bool overflow = false;
+        if (positive && runs) {
+          llvm::APInt last =
+              *lowValue + (*highValue - *lowValue - 1).udiv(*stepValue) *
+                              *stepValue;
+          (void)(isUnsigned ? last.uadd_ov(*stepValue, overflow)
+                            : last.sadd_ov(*stepValue, overflow));
+        }
+        if (positive && !overflow)
+          continue;
+      }
+      requireLoopSteps(checks, low, high, step, width, isUnsigned);
+    }
+  }
+
+  /// The run-time checks of checkLoop for one induction variable of
+  /// `width` bits.
+  void requireLoopSteps(CheckBuilder &checks, OpFoldResult low,
+                        OpFoldResult high, OpFoldResult step, unsigned width,
+                        bool isUnsigned) {
+    OpBuilder &builder = checks.builder;
+    Location loc = checks.loc;
+    Type narrow = builder.getIntegerType(width),
+         wide = builder.getIntegerType(2 * width);
+    auto integer = [&](OpFoldResult bound) -> Value {
+      Value value = getValueOrCreateConstantIntOp(builder, loc, bound);
+      if (value.getType().isIndex())
+        value = arith::IndexCastOp::create(builder, loc, narrow, value);
+      return value;
+    };
+    auto constant = [&](Type type, const llvm::APInt &value) -> Value {
+      return arith::ConstantOp::create(builder, loc,
+                                       builder.getIntegerAttr(type, value));
+    };
+    auto cmp = [&](arith::CmpIPredicate predicate, Value a, Value b) {
+      return arith::CmpIOp::create(builder, loc, predicate, a, b);
+    };
+    // The values in the messages, as the runtime takes them (i64).
+    auto shown = [&](Value value) -> Value {
+      if (width == 64)
+        return value;
+      return isUnsigned ? Value(arith::ExtUIOp::create(
+                              builder, loc, builder.getI64Type(), value))
+                        : Value(arith::ExtSIOp::create(
+                              builder, loc, builder.getI64Type(), value));
+    };
+    Value lowValue = integer(low), highValue = integer(high),
+          stepValue = integer(step);
+    Value zero = constant(narrow, llvm::APInt(width, 0)),
+          one = constant(narrow, llvm::APInt(width, 1));
+    Value positive = cmp(isUnsigned ? arith::CmpIPredicate::ne
+                                    : arith::CmpIPredicate::sgt,
+                         stepValue, zero);
+    checks.require(positive,
+                   isUnsigned ? "loop step {0} is zero"
+                              : "loop step {0} is not positive",
+                   {shown(stepValue)});
+    // The last value, low + ((high - low - 1) / step) * step, at most
+    // high - 1: nothing here overflows. Then one step more, in an integer
+    // twice as wide.
+    Value runs = cmp(isUnsigned ? arith::CmpIPredicate::ult
+                                : arith::CmpIPredicate::slt,
+                     lowValue, highValue);
+    Value span = arith::SubIOp::create(
+        builder, loc, arith::SubIOp::create(builder, loc, highValue, lowValue),
+        one);
+    Value steps = arith::DivUIOp::create(
+        builder, loc, span,
+        arith::SelectOp::create(builder, loc, positive, stepValue, one));
+    Value last = arith::AddIOp::create(
+        builder, loc, lowValue,
+        arith::MulIOp::create(builder, loc, steps, stepValue));
+    auto widen = [&](Value value) -> Value {
+      return isUnsigned
+                 ? Value(arith::ExtUIOp::create(builder, loc, wide, value))
+                 : Value(arith::ExtSIOp::create(builder, loc, wide, value));
+    };
+    llvm::APInt most = isUnsigned ? llvm::APInt::getMaxValue(width).zext(2 * width)
+                                  : llvm::APInt::getSignedMaxValue(width).sext(
+                                        2 * width);
+    Value beyond =
+        arith::AddIOp::create(builder, loc, widen(last), widen(stepValue));
+    Value fits = cmp(arith::CmpIPredicate::sle, beyond, constant(wide, most));
+    checks.require(
+        arith::OrIOp::create(
+            builder, loc,
+            arith::XOrIOp::create(builder, loc, runs,
+                                  arith::ConstantIntOp::create(builder, loc, 1,
+                                                               1)),
+            fits),
+        "the loop's step {1} from {0} overflows its " + std::to_string(width) +
+            "-bit induction variable",
+        {shown(last), shown(stepValue)});
+  }
+
+
 
   /// Sizes given at run time to split an axis are not negative and
   /// multiply to the axis's size.
@@ -521,10 +783,13 @@ struct PCCGenerateRuntimeChecksPass
   }
 
   /// Padding given at run time is not negative (which would make a
-  /// smaller tensor, read from outside the source), and the padded tensor
-  /// is no larger than 2^48 bytes.
+  /// smaller tensor, read from outside the source), the padded tensor is
+  /// no larger than 2^48 bytes, and a static result size is what the
+  /// padding makes (else the op would write past the result or leave part
+  /// of it unwritten).
   void checkPad(CheckBuilder &checks, tensor::PadOp pad) {
-    if (pad.getLow().empty() && pad.getHigh().empty())
+    if (pad.getLow().empty() && pad.getHigh().empty() &&
+        pad.getSourceType().hasStaticShape())
       return;
     OpBuilder &builder = checks.builder;
     Location loc = checks.loc;
@@ -549,10 +814,27 @@ struct PCCGenerateRuntimeChecksPass
                        std::string(side) + " padding {0} of axis " +
                            std::to_string(axis) + " is negative",
                        {amount});
+        // No longer than any axis can be, so that the sum cannot wrap.
+        checks.require(arith::CmpIOp::create(builder, loc,
+                                             arith::CmpIPredicate::sle, amount,
+                                             checks.constant(kMaxBytes)),
+                       std::string(side) + " padding {0} of axis " +
+                           std::to_string(axis) +
+                           " makes the tensor larger than 2^48 bytes",
+                       {amount});
         size = arith::AddIOp::create(builder, loc, size, amount);
       }
-      if (pad.getResultType().isDynamicDim(axis))
+      if (pad.getResultType().isDynamicDim(axis)) {
         sizes.push_back(size);
+        continue;
+      }
+      Value expected = checks.constant(pad.getResultType().getDimSize(axis));
+      checks.require(arith::CmpIOp::create(builder, loc,
+                                           arith::CmpIPredicate::eq, size,
+                                           expected),
+                     "axis " + std::to_string(axis) +
+                         " padded to {0} elements where the result has {1}",
+                     {size, expected});
     }
     checks.requireShape(pad.getResultType(), sizes);
   }

@@ -165,10 +165,16 @@ func.func @dynamic_operands(%x: tensor<?xf32>, %y: tensor<?xf32>, %z: tensor<4xf
   return %s, %r, %m : tensor<?xf32>, tensor<?xf32>, tensor<4xf32>
 }
 
-// A loop step given at run time must be positive; a constant one is left
-// alone.
+// A loop step given at run time must be positive, and the step past the
+// last value must not overflow (computed in twice the width); constant
+// bounds and step that pass both are left alone.
 // CHECK-LABEL: func @steps
-// CHECK: arith.cmpi sgt, %arg0, %c0
+// CHECK: %[[STEP:.*]] = arith.index_cast %arg0 : index to i64
+// CHECK: arith.cmpi sgt, %[[STEP]]
+// CHECK: scf.if
+// CHECK: arith.divui
+// CHECK: arith.extsi {{.*}} : i64 to i128
+// CHECK: arith.cmpi sle
 // CHECK: scf.if
 // CHECK: scf.for
 // CHECK-NOT: scf.if

@@ -96,6 +96,35 @@ CASES = [
     ("loop", [i(3)], [np.int64(2)]),
     ("loop", [i(0)], "'scf.for': loop step 0 is not positive"),
     ("loop", [i(-1)], "'scf.for': loop step -1 is not positive"),
+    ("loop_i32", [np.int32(3)], [np.int32(4)]),
+    ("loop_i32", [np.int32(0)], "'scf.for': loop step 0 is not positive"),
+    ("loop_to_the_top", [i(2**63 - 10)], [np.int64(3)]),
+    ("loop_to_the_top", [i(2**63 - 3)], "'scf.for': the loop's step 3 from "
+     "9223372036854775805 overflows its 64-bit induction variable"),
+    ("loop_unsigned", [i(2)], [np.int64(2)]),
+    ("loop_unsigned", [i(-1)], [np.int64(1)]),
+    ("loop_unsigned", [i(0)], "'scf.for': loop step 0 is zero"),
+    ("toeplitz", [A8, i(7)],
+     [np.array([[A8[r - c + 3] for c in range(4)] for r in range(4)])]),
+    ("toeplitz", [A8, i(4)], "'linalg.generic': operand #0 has size 4 on "
+     "axis 0, too small for the index 6 that the op reaches"),
+    ("cyclic", [A8, i(3)], [A8[np.arange(7) % 3]]),
+    ("cyclic", [A8, i(2)], "'linalg.generic': operand #0 has size 2 on axis "
+     "0, too small for the index 2 that the op reaches"),
+    ("reversed", [A8, i(8)], [np.append(A8[::-1], np.float32(0))]),
+    ("reversed", [A8, i(9)], "'linalg.generic': operand #0 is indexed at -1 "
+     "on axis 0, before its start"),
+    ("pad_to_ten", [A8, i(1), i(1)], [np.pad(A8, (1, 1))]),
+    ("pad_to_ten", [A8, i(5), i(0)], "'tensor.pad': axis 0 padded to 13 "
+     "elements where the result has 10"),
+    ("pad_to_ten", [A8, i(10**6), i(0)], "'tensor.pad': axis 0 padded to "
+     "1000008 elements where the result has 10"),
+    ("materialize", [A8, i(4)], [A8[:4]]),
+    ("materialize", [A8, i(2)], "'bufferization.materialize_in_destination': "
+     "the source has size 2 on axis 0 where the destination has 4"),
+    ("alloc", [i(4)], [np.float32(4)]),
+    ("alloc", [i(-5)], "'bufferization.alloc_tensor': axis 0 has negative "
+     "size -5"),
 ]
 
 

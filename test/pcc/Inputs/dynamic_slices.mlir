@@ -125,3 +125,125 @@ func.func @loop(%s: i64) -> i64 {
   }
   return %r : i64
 }
+
+// The number of steps of range(0, 10, s), with a 32-bit induction variable.
+func.func @loop_i32(%s: i32) -> i32 {
+  %lb = arith.constant 0 : i32
+  %ub = arith.constant 10 : i32
+  %zero = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %r = scf.for %i = %lb to %ub step %s iter_args(%c = %zero) -> i32 : i32 {
+    %n = arith.addi %c, %one : i32
+    scf.yield %n : i32
+  }
+  return %r : i32
+}
+
+// The number of steps of range(lb, 2^63 - 1, 3): the step past the last
+// value must not overflow.
+func.func @loop_to_the_top(%lb: i64) -> i64 {
+  %l = arith.index_cast %lb : i64 to index
+  %u = arith.constant 9223372036854775807 : index
+  %s = arith.constant 3 : index
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %r = scf.for %i = %l to %u step %s iter_args(%c = %zero) -> i64 {
+    %n = arith.addi %c, %one : i64
+    scf.yield %n : i64
+  }
+  return %r : i64
+}
+
+// for (uint64 i = 0; i < 4; i += s): steps of an unsigned loop.
+func.func @loop_unsigned(%s: i64) -> i64 {
+  %lb = arith.constant 0 : i64
+  %ub = arith.constant 4 : i64
+  %zero = arith.constant 0 : i64
+  %one = arith.constant 1 : i64
+  %r = scf.for unsigned %i = %lb to %ub step %s iter_args(%c = %zero) -> i64 : i64 {
+    %n = arith.addi %c, %one : i64
+    scf.yield %n : i64
+  }
+  return %r : i64
+}
+
+// out[i, j] = a[i - j + 3] for i, j < 4, a = a[:n] (needs n >= 7).
+func.func @toeplitz(%a: tensor<8xf32>, %n: i64) -> tensor<4x4xf32> {
+  %ni = arith.index_cast %n : i64 to index
+  %x = tensor.extract_slice %a[0] [%ni] [1] : tensor<8xf32> to tensor<?xf32>
+  %e = tensor.empty() : tensor<4x4xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 - d1 + 3)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<?xf32>) outs(%e : tensor<4x4xf32>) {
+    ^bb0(%p: f32, %z: f32):
+      linalg.yield %p : f32
+  } -> tensor<4x4xf32>
+  return %o : tensor<4x4xf32>
+}
+
+// out[j] = a[j mod 3] for j < 7, a = a[:n] (needs n >= 3).
+func.func @cyclic(%a: tensor<8xf32>, %n: i64) -> tensor<7xf32> {
+  %ni = arith.index_cast %n : i64 to index
+  %x = tensor.extract_slice %a[0] [%ni] [1] : tensor<8xf32> to tensor<?xf32>
+  %e = tensor.empty() : tensor<7xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0 mod 3)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%x : tensor<?xf32>) outs(%e : tensor<7xf32>) {
+    ^bb0(%p: f32, %z: f32):
+      linalg.yield %p : f32
+  } -> tensor<7xf32>
+  return %o : tensor<7xf32>
+}
+
+// out[j] = a[7 - j] for j < n, into the first n of 9 zeros.
+func.func @reversed(%a: tensor<8xf32>, %n: i64) -> tensor<9xf32> {
+  %ni = arith.index_cast %n : i64 to index
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<9xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<9xf32>) -> tensor<9xf32>
+  %head = tensor.extract_slice %z[0] [%ni] [1] : tensor<9xf32> to tensor<?xf32>
+  %o = linalg.generic {indexing_maps = [affine_map<(d0) -> (7 - d0)>, affine_map<(d0) -> (d0)>], iterator_types = ["parallel"]}
+      ins(%a : tensor<8xf32>) outs(%head : tensor<?xf32>) {
+    ^bb0(%p: f32, %q: f32):
+      linalg.yield %p : f32
+  } -> tensor<?xf32>
+  %r = tensor.insert_slice %o into %z[0] [%ni] [1] : tensor<?xf32> into tensor<9xf32>
+  return %r : tensor<9xf32>
+}
+
+// np.pad(a, (lo, hi)), declared as 10 elements.
+func.func @pad_to_ten(%a: tensor<8xf32>, %lo: i64, %hi: i64) -> tensor<10xf32> {
+  %l = arith.index_cast %lo : i64 to index
+  %h = arith.index_cast %hi : i64 to index
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %a low[%l] high[%h] {
+    ^bb0(%i: index):
+      tensor.yield %z : f32
+  } : tensor<8xf32> to tensor<10xf32>
+  return %p : tensor<10xf32>
+}
+
+// a[:n] materialized in 4 elements.
+func.func @materialize(%a: tensor<8xf32>, %n: i64) -> tensor<4xf32> {
+  %ni = arith.index_cast %n : i64 to index
+  %x = tensor.extract_slice %a[0] [%ni] [1] : tensor<8xf32> to tensor<?xf32>
+  %d = tensor.empty() : tensor<4xf32>
+  %dd = tensor.cast %d : tensor<4xf32> to tensor<?xf32>
+  %r = bufferization.materialize_in_destination %x in %dd : (tensor<?xf32>, tensor<?xf32>) -> tensor<?xf32>
+  %c = tensor.cast %r : tensor<?xf32> to tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+// sum(ones(n)), in a buffer of n elements.
+func.func @alloc(%n: i64) -> f32 {
+  %ni = arith.index_cast %n : i64 to index
+  %t = bufferization.alloc_tensor(%ni) : tensor<?xf32>
+  %one = arith.constant 1.0 : f32
+  %f = linalg.fill ins(%one : f32) outs(%t : tensor<?xf32>) -> tensor<?xf32>
+  %z = arith.constant dense<0.0> : tensor<f32>
+  %r = linalg.reduce ins(%f : tensor<?xf32>) outs(%z : tensor<f32>) dimensions = [0]
+    (%x: f32, %acc: f32) {
+      %y = arith.addf %x, %acc : f32
+      linalg.yield %y : f32
+    }
+  %e = tensor.extract %r[] : tensor<f32>
+  return %e : f32
+}
