@@ -66,9 +66,10 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   pm.addPass(createCanonicalizerPass());
   pm.addPass(pcc::createPCCLowerPackUnpack());
   pm.addPass(createConvertElementwiseToLinalgPass());
-  // Integer division by zero and INT_MIN / -1 give defined results, the
-  // same on every backend, instead of a signal or whatever a GPU gives.
-  pm.addPass(pcc::createPCCDefineIntegerDivision());
+  // Integer division by zero and INT_MIN / -1, and shifts by the width or
+  // more, give defined results, the same on every backend, instead of a
+  // signal or whatever the hardware gives.
+  pm.addPass(pcc::createPCCDefineIntegerArithmetic());
   // Loops compute their next value in place of the current one where they
   // can, instead of into a buffer per step.
   pm.addNestedPass<func::FuncOp>(pcc::createPCCReuseLoopBuffers());

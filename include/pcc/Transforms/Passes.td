@@ -101,12 +101,16 @@ def PCCEntryResultsInPlace : Pass<"pcc-entry-results-in-place",
   }];
 }
 
-def PCCDefineIntegerDivision : Pass<"pcc-define-integer-division"> {
-  let summary = "Give integer division by zero and overflow defined results";
+def PCCDefineIntegerArithmetic : Pass<"pcc-define-integer-arithmetic"> {
+  let summary = "Give integer division by zero and overflow, and shifts "
+                "by the width or more, defined results";
   let description = [{
     An integer division by zero, or `INT_MIN / -1`, is undefined behaviour
     in LLVM: on x86 it raises SIGFPE, on a GPU it gives whatever the
-    hardware gives. pcc defines them as XLA does, alike on every backend:
+    hardware gives. So is a shift by the operand's width or more (MLIR
+    makes it poison; x86 shifts by the amount modulo the width). pcc
+    defines them as XLA (and NumPy, for shifts) does, alike on every
+    backend:
 
     | op | `y == 0` | `x == INT_MIN, y == -1` |
     |---|---|---|
@@ -115,8 +119,14 @@ def PCCDefineIntegerDivision : Pass<"pcc-define-integer-division"> {
     | `divui`, `ceildivui` | all ones (-1) | |
     | `remui` | `x` | |
 
+    | op | amount `>= width` (unsigned: negative ones too) |
+    |---|---|
+    | `shli`, `shrui` | 0 |
+    | `shrsi` | the sign in every bit (-1 or 0) |
+
     Each division whose divisor is not a constant that needs no guard
-    divides by 1 in those cases instead and selects the defined result:
+    divides by 1 in those cases instead and selects the defined result
+    (each shift likewise shifts by 0, or by width - 1 for `shrsi`):
 
     ```mlir
     %q = arith.divsi %x, %y : i32

@@ -1,4 +1,4 @@
-//===- DefineIntegerDivision.cpp - x / 0 and INT_MIN / -1 as XLA has them --===//
+//===- DefineIntegerArithmetic.cpp - x / 0 and INT_MIN / -1 as XLA has them --===//
 //
 // Guards every integer division whose divisor might be 0 (or -1, for signed
 // ones), so that no device ever executes an undefined division: see the pass
@@ -13,7 +13,7 @@
 #include "mlir/IR/TypeUtilities.h"
 
 namespace pcc {
-#define GEN_PASS_DEF_PCCDEFINEINTEGERDIVISION
+#define GEN_PASS_DEF_PCCDEFINEINTEGERARITHMETIC
 #include "pcc/Transforms/Passes.h.inc"
 } // namespace pcc
 
@@ -78,10 +78,45 @@ static bool isSafeDivisor(Value y, bool isSigned) {
   return !value.isZero() && !(isSigned && value.isAllOnes());
 }
 
+/// Guards the shift `op` (x << y, x >> y): an amount of the width or more
+/// (unsigned: a negative one too) shifts every bit out.
+static Value guardShift(OpBuilder &builder, Operation *op) {
+  Location loc = op->getLoc();
+  Value y = op->getOperand(1);
+  Type type = y.getType();
+  unsigned width = widthOf(type);
+  Value tooFar = arith::CmpIOp::create(
+      builder, loc, arith::CmpIPredicate::uge, y,
+      constant(builder, loc, type, APInt(width, width)));
+  // Shifting right by width - 1 fills every bit with the sign; the others
+  // shift by 0 and give 0 instead.
+  bool arithmetic = isa<arith::ShRSIOp>(op);
+  Value zero = arithmetic ? Value()
+                          : constant(builder, loc, type, APInt(width, 0));
+  Value amount = arith::SelectOp::create(
+      builder, loc, tooFar,
+      arithmetic ? constant(builder, loc, type, APInt(width, width - 1))
+                 : zero,
+      y);
+  Operation *safe = builder.clone(*op);
+  safe->setOperand(1, amount);
+  if (arithmetic)
+    return safe->getResult(0);
+  return arith::SelectOp::create(builder, loc, tooFar, zero,
+                                 safe->getResult(0));
+}
+
+/// Whether shifting by `y` needs no guard: a constant below the width.
+static bool isSafeShift(Value y) {
+  APInt value;
+  return matchPattern(y, m_ConstantInt(&value)) &&
+         value.ult(widthOf(y.getType()));
+}
+
 namespace {
-struct PCCDefineIntegerDivisionPass
-    : public pcc::impl::PCCDefineIntegerDivisionBase<
-          PCCDefineIntegerDivisionPass> {
+struct PCCDefineIntegerArithmeticPass
+    : public pcc::impl::PCCDefineIntegerArithmeticBase<
+          PCCDefineIntegerArithmeticPass> {
   void runOnOperation() override {
     SmallVector<Operation *> divisions;
     getOperation()->walk([&](Operation *op) {
@@ -90,6 +125,18 @@ struct PCCDefineIntegerDivisionPass
               arith::CeilDivUIOp>(op))
         divisions.push_back(op);
     });
+    SmallVector<Operation *> shifts;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp>(op) &&
+          !isSafeShift(op->getOperand(1)))
+        shifts.push_back(op);
+    });
+    for (Operation *op : shifts) {
+      OpBuilder builder(op);
+      Value result = guardShift(builder, op);
+      op->getResult(0).replaceAllUsesWith(result);
+      op->erase();
+    }
     for (Operation *op : divisions) {
       bool isSigned = isa<arith::DivSIOp, arith::RemSIOp, arith::CeilDivSIOp,
                           arith::FloorDivSIOp>(op);

@@ -1,4 +1,4 @@
-// RUN: pcc-opt %s --pcc-define-integer-division | FileCheck %s
+// RUN: pcc-opt %s --pcc-define-integer-arithmetic | FileCheck %s
 
 // A signed division: by 1 instead when y is 0 or x, y are INT_MIN, -1; -1
 // when y is 0.
@@ -58,4 +58,36 @@ func.func @constants(%x: i32) -> (i32, i32, i32) {
   %b = arith.divui %x, %m1 : i32
   %c = arith.divsi %x, %m1 : i32
   return %a, %b, %c : i32, i32, i32
+}
+
+// A shift by an amount that may be the width or more (or negative, as an
+// unsigned amount): by 0 instead and 0 as the result, or, shifting right
+// arithmetically, by width - 1 (the sign in every bit).
+// CHECK-LABEL: func @shifts
+// CHECK:      %[[W:.*]] = arith.constant 32 : i32
+// CHECK-NEXT: %[[FAR:.*]] = arith.cmpi uge, %arg1, %[[W]] : i32
+// CHECK-NEXT: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK-NEXT: %[[BY:.*]] = arith.select %[[FAR]], %[[ZERO]], %arg1 : i32
+// CHECK-NEXT: %[[L:.*]] = arith.shli %arg0, %[[BY]] : i32
+// CHECK-NEXT: %[[LEFT:.*]] = arith.select %[[FAR]], %[[ZERO]], %[[L]] : i32
+// CHECK:      %[[FAR2:.*]] = arith.cmpi uge, %arg1
+// CHECK-NEXT: %[[SIGN:.*]] = arith.constant 31 : i32
+// CHECK-NEXT: %[[BY2:.*]] = arith.select %[[FAR2]], %[[SIGN]], %arg1 : i32
+// CHECK-NEXT: %[[RIGHT:.*]] = arith.shrsi %arg0, %[[BY2]] : i32
+// CHECK-NEXT: return %[[LEFT]], %[[RIGHT]]
+func.func @shifts(%x: i32, %s: i32) -> (i32, i32) {
+  %l = arith.shli %x, %s : i32
+  %r = arith.shrsi %x, %s : i32
+  return %l, %r : i32, i32
+}
+
+// A constant amount below the width needs no guard.
+// CHECK-LABEL: func @constant_shift
+// CHECK-NEXT: %[[C:.*]] = arith.constant 3 : i8
+// CHECK-NEXT: %[[R:.*]] = arith.shrui %arg0, %[[C]] : i8
+// CHECK-NEXT: return %[[R]]
+func.func @constant_shift(%x: i8) -> i8 {
+  %c = arith.constant 3 : i8
+  %r = arith.shrui %x, %c : i8
+  return %r : i8
 }
