@@ -38,6 +38,9 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   // 256, mapped to blocks of 256 threads (what remains sequential stays
   // inside each thread).
   OpPassManager &functions = pm.nest<func::FuncOp>();
+  // The mapping takes parallel loops without results: the program's that
+  // reduce run as sequential loops.
+  functions.addPass(pcc::createPCCSequentialReductions());
   functions.addPass(pcc::createPCCLinalgToGPU());
   functions.addPass(createConvertLinalgToParallelLoopsPass());
   functions.addPass(pcc::createPCCCollapseParallelLoops());

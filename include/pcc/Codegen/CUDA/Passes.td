@@ -61,6 +61,36 @@ def PCCGPULowerAllReduce : Pass<"pcc-gpu-lower-all-reduce",
                            "mlir::memref::MemRefDialect"];
 }
 
+def PCCSequentialReductions : Pass<"pcc-sequential-reductions",
+                                    "mlir::func::FuncOp"> {
+  let summary = "Run each scf.parallel that reduces as nested scf.for loops";
+  let description = [{
+    For the cuda backend, before parallel loops are mapped to GPU blocks
+    and threads, which takes loops without results only: a program's
+    `scf.parallel` with `init` values and `scf.reduce` becomes a nest of
+    `scf.for` loops carrying the reduced values, combined in iteration
+    order by the `scf.reduce` regions, as the cpu backend runs it.
+
+    ```mlir
+    %r = scf.parallel (%j) = (%c0) to (%c10) step (%c3) init(%zero) -> i64 {
+      %v = arith.index_cast %j : index to i64
+      scf.reduce(%v : i64) {
+      ^bb0(%a: i64, %b: i64):
+        %s = arith.addi %a, %b : i64
+        scf.reduce.return %s : i64
+      }
+    }
+    // becomes
+    %r = scf.for %j = %c0 to %c10 step %c3 iter_args(%acc = %zero) -> (i64) {
+      %v = arith.index_cast %j : index to i64
+      %s = arith.addi %acc, %v : i64
+      scf.yield %s : i64
+    }
+    ```
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
 def PCCCollapseParallelLoops : Pass<"pcc-collapse-parallel-loops",
                                      "mlir::func::FuncOp"> {
   let summary = "Collapse each outermost scf.parallel nest into one dimension";

@@ -1,0 +1,84 @@
+//===- SequentialReductions.cpp - reducing parallel loops as scf.for -------===//
+//
+// Each scf.parallel with results becomes a nest of scf.for loops that carry
+// the reduced values, for the GPU mapping, which takes loops without
+// results only. See the pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Codegen/CUDA/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/IRMapping.h"
+
+namespace pcc {
+#define GEN_PASS_DEF_PCCSEQUENTIALREDUCTIONS
+#include "pcc/Codegen/CUDA/Passes.h.inc"
+} // namespace pcc
+
+using namespace mlir;
+
+/// The loop nest for `loop`'s dimensions from `dim` on, carrying
+/// `accumulators`; returns the reduced values after it.
+static SmallVector<Value> buildNest(OpBuilder &builder, scf::ParallelOp loop,
+                                    unsigned dim, ValueRange accumulators,
+                                    IRMapping &mapping) {
+  Location loc = loop.getLoc();
+  if (dim == loop.getNumLoops()) {
+    // The body, then each reduce region combining the value so far with
+    // this iteration's, in order.
+    Block &body = *loop.getBody();
+    for (Operation &op : body.without_terminator())
+      builder.clone(op, mapping);
+    auto reduce = cast<scf::ReduceOp>(body.getTerminator());
+    SmallVector<Value> next;
+    for (auto [region, operand, accumulator] :
+         llvm::zip(reduce.getReductions(), reduce.getOperands(),
+                   accumulators)) {
+      Block &combine = region.front();
+      IRMapping inner = mapping;
+      inner.map(combine.getArgument(0), accumulator);
+      inner.map(combine.getArgument(1), mapping.lookupOrDefault(operand));
+      for (Operation &op : combine.without_terminator())
+        builder.clone(op, inner);
+      auto result = cast<scf::ReduceReturnOp>(combine.getTerminator());
+      next.push_back(inner.lookupOrDefault(result.getResult()));
+    }
+    return next;
+  }
+  auto forOp = scf::ForOp::create(
+      builder, loc, loop.getLowerBound()[dim], loop.getUpperBound()[dim],
+      loop.getStep()[dim], accumulators,
+      [&](OpBuilder &nested, Location, Value variable, ValueRange carried) {
+        mapping.map(loop.getInductionVars()[dim], variable);
+        SmallVector<Value> results =
+            buildNest(nested, loop, dim + 1, carried, mapping);
+        scf::YieldOp::create(nested, loc, results);
+      });
+  return forOp.getResults();
+}
+
+namespace {
+struct PCCSequentialReductionsPass
+    : public pcc::impl::PCCSequentialReductionsBase<
+          PCCSequentialReductionsPass> {
+  void runOnOperation() override {
+    SmallVector<scf::ParallelOp> loops;
+    getOperation()->walk([&](scf::ParallelOp loop) {
+      if (loop.getNumResults() > 0)
+        loops.push_back(loop);
+    });
+    // Inner loops first (post-order walk): an outer loop clones a body
+    // whose inner reductions are loops already.
+    for (scf::ParallelOp loop : loops) {
+      OpBuilder builder(loop);
+      IRMapping mapping;
+      SmallVector<Value> results =
+          buildNest(builder, loop, 0, loop.getInitVals(), mapping);
+      loop.replaceAllUsesWith(results);
+      loop.erase();
+    }
+  }
+};
+} // namespace
