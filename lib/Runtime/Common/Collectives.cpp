@@ -566,6 +566,10 @@ template <float (*ToFloat)(uint16_t), bool IsMax> struct Half16MinMax {
 /// reading each line before writing it, a third of the memory traffic.
 constexpr int64_t kStreamBytes = int64_t(1) << 20;
 
+/// A member that reads this many bytes of inputs or more reads them from
+/// memory, not from the caches.
+constexpr int64_t kMemoryBoundBytes = int64_t(1) << 20;
+
 /// Copies `bytes` from `src` to `dst` with streaming stores where the target
 /// has them; call storeFence() before other threads read `dst`.
 void streamCopy(void *dst, const void *src, size_t bytes) {
@@ -614,14 +618,23 @@ void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
                  bool stream) {
   using Elem = typename Op::Elem;
   using Acc = typename Op::Acc;
-  constexpr int64_t kBlock = 1024; // Accumulator stays in L1.
-  Acc acc[kBlock];
-  Elem result[kBlock];
+  // The accumulator stays in L1. Inputs that come from memory go in small
+  // blocks, which keep the reads of every input and the writes in flight
+  // together (psum at 16 MiB per device: 0.64-0.84x the time of blocks of
+  // 1024 on a 2-core AMD EPYC VM); inputs that the caches hold, in larger
+  // ones, with fewer copies per element (256 KiB: 1.28x the time in blocks
+  // of 64).
+  constexpr int64_t kLargeBlock = 1024, kSmallBlock = 64;
+  const int64_t block =
+      (hi - lo) * n * int64_t(sizeof(Elem)) >= kMemoryBoundBytes ? kSmallBlock
+                                                                : kLargeBlock;
+  Acc acc[kLargeBlock];
+  Elem result[kLargeBlock];
   auto input = [&](int64_t rank, int64_t base) {
     return static_cast<const Elem *>(m[rank].in) + base;
   };
-  for (int64_t base = lo; base < hi; base += kBlock) {
-    int64_t len = std::min(kBlock, hi - base);
+  for (int64_t base = lo; base < hi; base += block) {
+    int64_t len = std::min(block, hi - base);
     Elem *first = static_cast<Elem *>(m[firstOut].out) + (base - outShift);
     Elem *dst = stream ? result : first;
     const Elem *a = input(0, base);
