@@ -135,8 +135,8 @@ static void *runJob(void *arg) {
       /* Variant v: stores regular (even v) or non-temporal (odd v), in
        * blocks BLOCKS[v / 2]. */
       int variant = r / (job->runs / job->variants);
-      collective(dst, job->outputs, src, job->inputs, n,
-                 BLOCKS[variant / 2], variant % 2);
+      collective(dst, job->outputs, src, job->inputs, n, BLOCKS[variant / 2],
+                 variant % 2);
     } else {
       memcpy(dst[0], src[0], job->bytes);
     }

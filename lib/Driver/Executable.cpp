@@ -135,8 +135,7 @@ createTargetMachine(llvm::StringRef targetCPU) {
         "x86-64-v3 or znver4)");
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt,
-      llvm::CodeGenOptLevel::Default));
+      std::nullopt, llvm::CodeGenOptLevel::Default));
   if (!machine)
     return llvm::createStringError("cannot create a code generator for " +
                                    triple.str() + " and CPU '" + cpu + "'");

@@ -1,4 +1,5 @@
-//===- DefineIntegerArithmetic.cpp - x / 0 and INT_MIN / -1 as XLA has them --===//
+//===- DefineIntegerArithmetic.cpp - x / 0 and INT_MIN / -1 as XLA has them
+//--===//
 //
 // Guards every integer division whose divisor might be 0 (or -1, for signed
 // ones), so that no device ever executes an undefined division: see the pass
@@ -65,8 +66,7 @@ static Value guard(OpBuilder &builder, Operation *op, bool isSigned,
   Operation *safe = builder.clone(*op);
   safe->setOperand(1, divisor);
   return arith::SelectOp::create(builder, loc, isZero,
-                                 isRemainder ? x : allOnes,
-                                 safe->getResult(0));
+                                 isRemainder ? x : allOnes, safe->getResult(0));
 }
 
 /// Whether dividing by `y` needs no guard: a constant that is neither 0 nor
@@ -85,18 +85,17 @@ static Value guardShift(OpBuilder &builder, Operation *op) {
   Value y = op->getOperand(1);
   Type type = y.getType();
   unsigned width = widthOf(type);
-  Value tooFar = arith::CmpIOp::create(
-      builder, loc, arith::CmpIPredicate::uge, y,
-      constant(builder, loc, type, APInt(width, width)));
+  Value tooFar =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::uge, y,
+                            constant(builder, loc, type, APInt(width, width)));
   // Shifting right by width - 1 fills every bit with the sign; the others
   // shift by 0 and give 0 instead.
   bool arithmetic = isa<arith::ShRSIOp>(op);
-  Value zero = arithmetic ? Value()
-                          : constant(builder, loc, type, APInt(width, 0));
+  Value zero =
+      arithmetic ? Value() : constant(builder, loc, type, APInt(width, 0));
   Value amount = arith::SelectOp::create(
       builder, loc, tooFar,
-      arithmetic ? constant(builder, loc, type, APInt(width, width - 1))
-                 : zero,
+      arithmetic ? constant(builder, loc, type, APInt(width, width - 1)) : zero,
       y);
   Operation *safe = builder.clone(*op);
   safe->setOperand(1, amount);
@@ -143,8 +142,8 @@ struct PCCDefineIntegerArithmeticPass
       if (isSafeDivisor(op->getOperand(1), isSigned))
         continue;
       OpBuilder builder(op);
-      Value result = guard(builder, op, isSigned,
-                           isa<arith::RemSIOp, arith::RemUIOp>(op));
+      Value result =
+          guard(builder, op, isSigned, isa<arith::RemSIOp, arith::RemUIOp>(op));
       op->getResult(0).replaceAllUsesWith(result);
       op->erase();
     }

@@ -199,8 +199,7 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
   // Upstream's lowering of the expansion's buffer crashes on a group with
   // two sizes known only at run time.
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-    for (const ReassociationIndices &group :
-         expand.getReassociationIndices())
+    for (const ReassociationIndices &group : expand.getReassociationIndices())
       if (llvm::count_if(group, [&](int64_t axis) {
             return expand.getResultType().isDynamicDim(axis);
           }) > 1)
@@ -211,7 +210,8 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
                   "give all but one of them static sizes";
   // Every device would write the one buffer: a race, which bufferization
   // reports only as a conflict it cannot avoid.
-  if (auto materialize = dyn_cast<bufferization::MaterializeInDestinationOp>(op))
+  if (auto materialize =
+          dyn_cast<bufferization::MaterializeInDestinationOp>(op))
     if (auto pmap = op->getParentOfType<pcc::spmd::PmapOp>();
         pmap && !pmap->isAncestor(
                     materialize.getDest().getParentRegion()->getParentOp()))

@@ -1,4 +1,5 @@
-//===- SequentialReductions.cpp - reducing parallel loops as scf.for -------===//
+//===- SequentialReductions.cpp - reducing parallel loops as scf.for
+//-------===//
 //
 // Each scf.parallel with results becomes a nest of scf.for loops that carry
 // the reduced values, for the GPU mapping, which takes loops without
@@ -33,9 +34,8 @@ static SmallVector<Value> buildNest(OpBuilder &builder, scf::ParallelOp loop,
       builder.clone(op, mapping);
     auto reduce = cast<scf::ReduceOp>(body.getTerminator());
     SmallVector<Value> next;
-    for (auto [region, operand, accumulator] :
-         llvm::zip(reduce.getReductions(), reduce.getOperands(),
-                   accumulators)) {
+    for (auto [region, operand, accumulator] : llvm::zip(
+             reduce.getReductions(), reduce.getOperands(), accumulators)) {
       Block &combine = region.front();
       IRMapping inner = mapping;
       inner.map(combine.getArgument(0), accumulator);

@@ -9,8 +9,8 @@
 #include "HostString.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
@@ -161,9 +161,8 @@ struct PCCGenerateRuntimeChecksPass
     for (Operation *op : ops) {
       // A parallel_insert_slice's checks go before the terminator that
       // holds it, which may hold nothing else.
-      Operation *at = isa<tensor::ParallelInsertSliceOp>(op)
-                          ? op->getParentOp()
-                          : op;
+      Operation *at =
+          isa<tensor::ParallelInsertSliceOp>(op) ? op->getParentOp() : op;
       CheckBuilder checks(at, op, symbols, messages);
       auto checkIndices = [&](Value tensor, ValueRange indices) {
         for (auto [axis, index] : llvm::enumerate(indices))
@@ -209,8 +208,7 @@ struct PCCGenerateRuntimeChecksPass
       else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
         if (failed(checkLinalgOperands(checks, linalgOp)))
           return signalPassFailure();
-      }
-      else if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
+      } else if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
         checkLoop(checks, loop);
       else if (isElementwiseOnDynamicTensors(op))
         checkElementwise(checks, op);
@@ -220,8 +218,7 @@ struct PCCGenerateRuntimeChecksPass
   /// `a` and `b`, ranked tensors of one rank, have the same sizes where
   /// either's is known only at run time; `what` says otherwise ({A}: the
   /// axis).
-  void checkSameShape(CheckBuilder &checks, Value a, Value b,
-                      StringRef what) {
+  void checkSameShape(CheckBuilder &checks, Value a, Value b, StringRef what) {
     auto aType = dyn_cast<RankedTensorType>(a.getType());
     auto bType = dyn_cast<RankedTensorType>(b.getType());
     if (!aType || !bType)
@@ -279,7 +276,8 @@ struct PCCGenerateRuntimeChecksPass
   /// an inserted tensor (`part`; its axes are the slice's but `dropped`)
   /// has the slice's sizes.
   void checkSlice(CheckBuilder &checks, OffsetSizeAndStrideOpInterface slice,
-                  Value whole, Value part, const llvm::SmallBitVector &dropped) {
+                  Value whole, Value part,
+                  const llvm::SmallBitVector &dropped) {
     OpBuilder &builder = checks.builder;
     Location loc = checks.loc;
     auto wholeType = cast<RankedTensorType>(whole.getType());
@@ -348,8 +346,8 @@ struct PCCGenerateRuntimeChecksPass
         room = arith::DivUIOp::create(builder, loc, ahead, stride);
       } else if (knownStride && *knownStride < 0 &&
                  *knownStride > std::numeric_limits<int64_t>::min()) {
-        room = arith::DivUIOp::create(
-            builder, loc, offset, checks.constant(-*knownStride));
+        room = arith::DivUIOp::create(builder, loc, offset,
+                                      checks.constant(-*knownStride));
       } else {
         Value positive = cmp(arith::CmpIPredicate::sgt, stride, zero);
         Value negative = cmp(arith::CmpIPredicate::slt, stride, zero);
@@ -410,13 +408,12 @@ struct PCCGenerateRuntimeChecksPass
                                         checks.dim(input, axis));
         if (type.isDynamicDim(axis))
           continue;
-        checks.require(arith::CmpIOp::create(builder, loc,
-                                             arith::CmpIPredicate::eq, total,
-                                             expected),
-                       "inputs of {0} elements in all along axis " +
-                           std::to_string(axis) +
-                           " do not make the result's {1}",
-                       {total, expected});
+        checks.require(
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, total,
+                                  expected),
+            "inputs of {0} elements in all along axis " + std::to_string(axis) +
+                " do not make the result's {1}",
+            {total, expected});
         continue;
       }
       for (auto [index, input] : llvm::enumerate(concat.getInputs())) {
@@ -424,8 +421,11 @@ struct PCCGenerateRuntimeChecksPass
         checks.require(arith::CmpIOp::create(builder, loc,
                                              arith::CmpIPredicate::eq, size,
                                              expected),
-                       "input #" + std::to_string(index) + " has size {0} on "
-                           "axis " + std::to_string(axis) + " where the "
+                       "input #" + std::to_string(index) +
+                           " has size {0} on "
+                           "axis " +
+                           std::to_string(axis) +
+                           " where the "
                            "result has {1}",
                        {size, expected});
       }
@@ -477,8 +477,7 @@ struct PCCGenerateRuntimeChecksPass
         }
         // Other indexing: the least and greatest index over the loops'
         // steps, unless a loop runs no step at all.
-        if (!isBounded(expr))
-        {
+        if (!isBounded(expr)) {
           std::string text;
           llvm::raw_string_ostream os(text);
           os << expr;
@@ -494,15 +493,14 @@ struct PCCGenerateRuntimeChecksPass
             builder, loc, anyEmpty,
             arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge,
                                   least, checks.constant(0)));
-        checks.require(fine,
-                       which + " is indexed at {0}" + where +
-                           ", before its start",
-                       {least});
         checks.require(
-            arith::OrIOp::create(builder, loc, anyEmpty,
-                                 arith::CmpIOp::create(
-                                     builder, loc, arith::CmpIPredicate::slt,
-                                     most, size)),
+            fine, which + " is indexed at {0}" + where + ", before its start",
+            {least});
+        checks.require(
+            arith::OrIOp::create(
+                builder, loc, anyEmpty,
+                arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                      most, size)),
             which + " has size {0}" + where +
                 ", too small for the index {1} that the op reaches",
             {size, most});
@@ -544,8 +542,7 @@ struct PCCGenerateRuntimeChecksPass
       case AffineExprKind::Mod:
         if (!constantRhs || constantRhs.getValue() <= 0)
           return std::nullopt;
-        return e.getKind() == AffineExprKind::Mod ? std::min(*lhs, *rhs)
-                                                  : *lhs;
+        return e.getKind() == AffineExprKind::Mod ? std::min(*lhs, *rhs) : *lhs;
       default:
         return std::nullopt;
       }
@@ -616,7 +613,6 @@ struct PCCGenerateRuntimeChecksPass
     }
   }
 
-
   /// A loop's step is positive (a step of 0, or a negative one, would loop
   /// forever), and its induction variable does not overflow when it steps
   /// past the upper bound from its last value (it would wrap around: loop
@@ -642,19 +638,18 @@ struct PCCGenerateRuntimeChecksPass
         return llvm::APInt(64, uint64_t(*value), /*isSigned=*/true)
             .sextOrTrunc(width);
       };
-      std::optional<llvm::APInt> lowValue = known(low),
-                                 highValue = known(high),
+      std::optional<llvm::APInt> lowValue = known(low), highValue = known(high),
                                  stepValue = known(step);
       if (lowValue && highValue && stepValue) {
-        bool positive = isUnsigned ? !stepValue->isZero()
-                                   : stepValue->isStrictlyPositive();
-        bool runs = isUnsigned ? lowValue->ult(*highValue)
-                               : lowValue->slt(*highValue);
+        bool positive =
+            isUnsigned ? !stepValue->isZero() : stepValue->isStrictlyPositive();
+        bool runs =
+            isUnsigned ? lowValue->ult(*highValue) : lowValue->slt(*highValue);
         bool overflow = false;
         if (positive && runs) {
           llvm::APInt last =
-              *lowValue + (*highValue - *lowValue - 1).udiv(*stepValue) *
-                              *stepValue;
+              *lowValue +
+              (*highValue - *lowValue - 1).udiv(*stepValue) * *stepValue;
           (void)(isUnsigned ? last.uadd_ov(*stepValue, overflow)
                             : last.sadd_ov(*stepValue, overflow));
         }
@@ -691,18 +686,19 @@ struct PCCGenerateRuntimeChecksPass
     auto shown = [&](Value value) -> Value {
       if (width == 64)
         return value;
-      return isUnsigned ? Value(arith::ExtUIOp::create(
-                              builder, loc, builder.getI64Type(), value))
-                        : Value(arith::ExtSIOp::create(
-                              builder, loc, builder.getI64Type(), value));
+      return isUnsigned
+                 ? Value(arith::ExtUIOp::create(builder, loc,
+                                                builder.getI64Type(), value))
+                 : Value(arith::ExtSIOp::create(builder, loc,
+                                                builder.getI64Type(), value));
     };
     Value lowValue = integer(low), highValue = integer(high),
           stepValue = integer(step);
     Value zero = constant(narrow, llvm::APInt(width, 0)),
           one = constant(narrow, llvm::APInt(width, 1));
-    Value positive = cmp(isUnsigned ? arith::CmpIPredicate::ne
-                                    : arith::CmpIPredicate::sgt,
-                         stepValue, zero);
+    Value positive =
+        cmp(isUnsigned ? arith::CmpIPredicate::ne : arith::CmpIPredicate::sgt,
+            stepValue, zero);
     checks.require(positive,
                    isUnsigned ? "loop step {0} is zero"
                               : "loop step {0} is not positive",
@@ -710,9 +706,9 @@ struct PCCGenerateRuntimeChecksPass
     // The last value, low + ((high - low - 1) / step) * step, at most
     // high - 1: nothing here overflows. Then one step more, in an integer
     // twice as wide.
-    Value runs = cmp(isUnsigned ? arith::CmpIPredicate::ult
-                                : arith::CmpIPredicate::slt,
-                     lowValue, highValue);
+    Value runs =
+        cmp(isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt,
+            lowValue, highValue);
     Value span = arith::SubIOp::create(
         builder, loc, arith::SubIOp::create(builder, loc, highValue, lowValue),
         one);
@@ -727,25 +723,22 @@ struct PCCGenerateRuntimeChecksPass
                  ? Value(arith::ExtUIOp::create(builder, loc, wide, value))
                  : Value(arith::ExtSIOp::create(builder, loc, wide, value));
     };
-    llvm::APInt most = isUnsigned ? llvm::APInt::getMaxValue(width).zext(2 * width)
-                                  : llvm::APInt::getSignedMaxValue(width).sext(
-                                        2 * width);
+    llvm::APInt most =
+        isUnsigned ? llvm::APInt::getMaxValue(width).zext(2 * width)
+                   : llvm::APInt::getSignedMaxValue(width).sext(2 * width);
     Value beyond =
         arith::AddIOp::create(builder, loc, widen(last), widen(stepValue));
     Value fits = cmp(arith::CmpIPredicate::sle, beyond, constant(wide, most));
     checks.require(
-        arith::OrIOp::create(
-            builder, loc,
-            arith::XOrIOp::create(builder, loc, runs,
-                                  arith::ConstantIntOp::create(builder, loc, 1,
-                                                               1)),
-            fits),
+        arith::OrIOp::create(builder, loc,
+                             arith::XOrIOp::create(builder, loc, runs,
+                                                   arith::ConstantIntOp::create(
+                                                       builder, loc, 1, 1)),
+                             fits),
         "the loop's step {1} from {0} overflows its " + std::to_string(width) +
             "-bit induction variable",
         {shown(last), shown(stepValue)});
   }
-
-
 
   /// Sizes given at run time to split an axis are not negative and
   /// multiply to the axis's size.
@@ -815,13 +808,12 @@ struct PCCGenerateRuntimeChecksPass
                            std::to_string(axis) + " is negative",
                        {amount});
         // No longer than any axis can be, so that the sum cannot wrap.
-        checks.require(arith::CmpIOp::create(builder, loc,
-                                             arith::CmpIPredicate::sle, amount,
-                                             checks.constant(kMaxBytes)),
-                       std::string(side) + " padding {0} of axis " +
-                           std::to_string(axis) +
-                           " makes the tensor larger than 2^48 bytes",
-                       {amount});
+        checks.require(
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sle,
+                                  amount, checks.constant(kMaxBytes)),
+            std::string(side) + " padding {0} of axis " + std::to_string(axis) +
+                " makes the tensor larger than 2^48 bytes",
+            {amount});
         size = arith::AddIOp::create(builder, loc, size, amount);
       }
       if (pad.getResultType().isDynamicDim(axis)) {

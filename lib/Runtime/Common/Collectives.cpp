@@ -627,7 +627,7 @@ void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
   constexpr int64_t kLargeBlock = 1024, kSmallBlock = 64;
   const int64_t block =
       (hi - lo) * n * int64_t(sizeof(Elem)) >= kMemoryBoundBytes ? kSmallBlock
-                                                                : kLargeBlock;
+                                                                 : kLargeBlock;
   Acc acc[kLargeBlock];
   Elem result[kLargeBlock];
   auto input = [&](int64_t rank, int64_t base) {
