@@ -113,6 +113,7 @@ void pcc::registerPipelines() {
   bufferization::registerEmptyTensorEliminationPass();
   bufferization::registerBufferizationPipelines();
   bufferization::registerBufferLoopHoistingPass();
+  registerSCFForallToParallelLoop();
   bufferization::registerOwnershipBasedBufferDeallocationPass();
   bufferization::registerBufferDeallocationSimplificationPass();
   bufferization::registerLowerDeallocationsPass();

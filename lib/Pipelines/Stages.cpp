@@ -19,6 +19,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -94,6 +95,11 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // A buffer that a loop's steps use one after another is allocated once,
   // before the loop, not once per step.
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
+  // Deallocation frees what an scf.parallel body allocates, but leaves an
+  // scf.forall's buffers allocated: on cpu, where both run the same way,
+  // foralls become parallel loops first.
+  if (!cuda)
+    pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   // Functions fill buffers their callers pass rather than returning new
   // ones, down to the entry, whose results land in the driver's buffers.
   pm.addNestedPass<func::FuncOp>(pcc::createPCCCopyRepeatedResults());

@@ -322,10 +322,12 @@ struct PCCGenerateRuntimeChecksPass
                        "slice size {0} of axis " + name + " is negative",
                        {size});
       // An empty slice may start anywhere up to the end.
+      // (Ops are made one statement at a time, so that their order does
+      // not depend on the compiler's order of evaluating arguments.)
       Value empty = cmp(arith::CmpIPredicate::eq, size, zero);
-      checks.require(select(empty,
-                            cmp(arith::CmpIPredicate::ule, offset, extent),
-                            cmp(arith::CmpIPredicate::ult, offset, extent)),
+      Value upToEnd = cmp(arith::CmpIPredicate::ule, offset, extent);
+      Value beforeEnd = cmp(arith::CmpIPredicate::ult, offset, extent);
+      checks.require(select(empty, upToEnd, beforeEnd),
                      "slice offset {0} is out of bounds for axis " + name +
                          " with size {1}",
                      {offset, extent});
@@ -355,17 +357,17 @@ struct PCCGenerateRuntimeChecksPass
             builder, loc, offset,
             select(negative, arith::SubIOp::create(builder, loc, zero, stride),
                    one));
-        room = select(
-            positive,
-            arith::DivUIOp::create(builder, loc, ahead,
-                                   select(positive, stride, one)),
-            select(negative, behind,
-                   checks.constant(std::numeric_limits<int64_t>::max())));
+        Value aheadSteps = arith::DivUIOp::create(builder, loc, ahead,
+                                              select(positive, stride, one));
+        Value notAhead = select(
+            negative, behind,
+            checks.constant(std::numeric_limits<int64_t>::max()));
+        room = select(positive, aheadSteps, notAhead);
       }
       Value last = arith::SubIOp::create(builder, loc, size, one);
-      Value fits = arith::OrIOp::create(
-          builder, loc, cmp(arith::CmpIPredicate::sle, size, one),
-          cmp(arith::CmpIPredicate::ule, last, room));
+      Value atMostOne = cmp(arith::CmpIPredicate::sle, size, one);
+      Value within = cmp(arith::CmpIPredicate::ule, last, room);
+      Value fits = arith::OrIOp::create(builder, loc, atMostOne, within);
       std::string stepText =
           isa<Value>(strides[axis])
               ? " with its stride"
@@ -599,12 +601,11 @@ struct PCCGenerateRuntimeChecksPass
     default: {
       // A remainder is the value itself where that lies in [0, k), and
       // somewhere in [0, k) otherwise.
-      Value within = arith::AndIOp::create(
-          builder, loc,
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::sge, least,
-                                checks.constant(0)),
-          arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt, most,
-                                k));
+      Value fromZero = arith::CmpIOp::create(
+          builder, loc, arith::CmpIPredicate::sge, least, checks.constant(0));
+      Value belowK = arith::CmpIOp::create(builder, loc,
+                                           arith::CmpIPredicate::slt, most, k);
+      Value within = arith::AndIOp::create(builder, loc, fromZero, belowK);
       return {arith::SelectOp::create(builder, loc, within, least,
                                       checks.constant(0)),
               arith::SelectOp::create(builder, loc, within, most,
@@ -726,8 +727,8 @@ struct PCCGenerateRuntimeChecksPass
     llvm::APInt most =
         isUnsigned ? llvm::APInt::getMaxValue(width).zext(2 * width)
                    : llvm::APInt::getSignedMaxValue(width).sext(2 * width);
-    Value beyond =
-        arith::AddIOp::create(builder, loc, widen(last), widen(stepValue));
+    Value lastWide = widen(last), stepWide = widen(stepValue);
+    Value beyond = arith::AddIOp::create(builder, loc, lastWide, stepWide);
     Value fits = cmp(arith::CmpIPredicate::sle, beyond, constant(wide, most));
     checks.require(
         arith::OrIOp::create(builder, loc,

@@ -93,8 +93,8 @@ func.func @static_shapes(%t: tensor<4xf32>) -> tensor<6xf32> {
 // for an empty slice), then the last element within it (with a stride of
 // 1, no division).
 // CHECK-LABEL: func @insert_slice
-// CHECK: arith.cmpi ult, %arg2, %c8
 // CHECK: arith.cmpi ule, %arg2, %c8
+// CHECK: arith.cmpi ult, %arg2, %c8
 // CHECK: arith.select
 // CHECK: scf.if
 // CHECK-NOT: arith.divui
