@@ -1,9 +1,9 @@
-//===- DefineIntegerArithmetic.cpp - x / 0 and INT_MIN / -1 as XLA has them
-//--===//
+//===- DefineIntegerArithmetic.cpp - x / 0, x << 64 as XLA has them -------===//
 //
 // Guards every integer division whose divisor might be 0 (or -1, for signed
-// ones), so that no device ever executes an undefined division: see the pass
-// description in Passes.td for the results.
+// ones), and every shift whose amount might be the width or more, so that no
+// device ever executes an undefined one: see the pass description in
+// Passes.td for the results.
 //
 //===----------------------------------------------------------------------===//
 

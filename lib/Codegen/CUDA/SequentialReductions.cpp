@@ -1,5 +1,4 @@
-//===- SequentialReductions.cpp - reducing parallel loops as scf.for
-//-------===//
+//===- SequentialReductions.cpp - reducing parallel loops as scf.for ------===//
 //
 // Each scf.parallel with results becomes a nest of scf.for loops that carry
 // the reduced values, for the GPU mapping, which takes loops without
