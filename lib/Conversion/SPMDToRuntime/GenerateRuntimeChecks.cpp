@@ -404,12 +404,13 @@ struct PCCGenerateRuntimeChecksPass
                            ? checks.dim(first, axis)
                            : checks.constant(type.getDimSize(axis));
       if (axis == joined) {
+        // A dynamic result size is the sum itself.
+        if (type.isDynamicDim(axis))
+          continue;
         Value total = checks.constant(0);
         for (Value input : concat.getInputs())
           total = arith::AddIOp::create(builder, loc, total,
                                         checks.dim(input, axis));
-        if (type.isDynamicDim(axis))
-          continue;
         checks.require(
             arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq, total,
                                   expected),
