@@ -113,6 +113,7 @@ void pcc::registerPipelines() {
   bufferization::registerEmptyTensorEliminationPass();
   bufferization::registerBufferizationPipelines();
   bufferization::registerBufferLoopHoistingPass();
+  registerSCFForallToForLoop();
   registerSCFForallToParallelLoop();
   bufferization::registerOwnershipBasedBufferDeallocationPass();
   bufferization::registerBufferDeallocationSimplificationPass();

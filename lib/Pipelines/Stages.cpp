@@ -95,10 +95,13 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // A buffer that a loop's steps use one after another is allocated once,
   // before the loop, not once per step.
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());
-  // Deallocation frees what an scf.parallel body allocates, but leaves an
-  // scf.forall's buffers allocated: on cpu, where both run the same way,
-  // foralls become parallel loops first.
-  if (!cuda)
+  // Deallocation frees what an scf.parallel or scf.for body allocates, but
+  // leaves an scf.forall's buffers allocated: foralls become the loops that
+  // run them, parallel loops on cpu, sequential ones on cuda (the host runs
+  // a forall's iterations one after another, each launching its kernels).
+  if (cuda)
+    pm.addNestedPass<func::FuncOp>(createForallToForLoopPass());
+  else
     pm.addNestedPass<func::FuncOp>(createForallToParallelLoopPass());
   // Functions fill buffers their callers pass rather than returning new
   // ones, down to the entry, whose results land in the driver's buffers.
