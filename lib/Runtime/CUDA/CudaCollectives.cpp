@@ -123,28 +123,15 @@ struct Call {
   GroupSlot *here = nullptr;
   GroupPos local{};
 
-  /// When traced: since when the collective has been in `phase` (waiting
-  /// for its group or moving data), and since when at all.
-  bool traced = trace::on();
-  std::optional<trace::Phase> phase;
-  trace::Clock::time_point since, start;
+  /// Its phases, when traced.
+  trace::CollectiveSpans spans;
 
-  Call(const Collective &c) : c(c), pos(checkAndLocate(c)), op(c.name()) {
-    if (traced)
-      start = since = trace::Clock::now();
-  }
+  Call(const Collective &c)
+      : c(c), pos(checkAndLocate(c)), op(c.name()),
+        spans(c.device, op, currentCallSite().description) {}
   /// Records the phase the collective was in until now (if any), and
   /// enters `next`.
-  void enter(std::optional<trace::Phase> next) {
-    if (!traced)
-      return;
-    trace::Clock::time_point now = trace::Clock::now();
-    if (phase)
-      trace::record(*phase, c.device, op, currentCallSite().description, since,
-                    now);
-    phase = next;
-    since = now;
-  }
+  void enter(std::optional<trace::Phase> next) { spans.enter(next); }
   GroupSlot &slot() const { return *findSlot(c, pos); }
   void meet(GroupSlot &slot) const {
     pcc::runtime::meet(slot, op, c.device, pos);
@@ -669,7 +656,7 @@ void pcc::runtime::cudaCollective(const Collective &c) {
   case CudaCollectivePath::Processes:
     // Over the managed buffers, once the stream has written the input.
     cudaSyncDevice(*call.self);
-    runAcrossProcesses(c, call.pos);
+    runAcrossProcesses(c, call.pos, &call.spans);
     break;
   case CudaCollectivePath::Nccl:
     runNccl(call);
@@ -678,9 +665,5 @@ void pcc::runtime::cudaCollective(const Collective &c) {
     runPeer(call);
     break;
   }
-  if (call.traced) {
-    call.enter(std::nullopt);
-    trace::recordCollective(c.device, call.op, currentCallSite().description,
-                            call.start);
-  }
+  call.spans.finish();
 }

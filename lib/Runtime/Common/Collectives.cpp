@@ -888,38 +888,28 @@ namespace {
 /// its own part reading its peers' inputs, and, unless the inputs were
 /// staged, meets the group again before anyone may reuse its input.
 void hostCollective(const Collective &call, const GroupPos &pos,
-                    trace::Clock::time_point start) {
+                    trace::CollectiveSpans &spans) {
   size_t outBytes = call.outBytes(pos.size);
   const char *op = call.name();
   GroupSlot *slot = findSlot(call, pos);
   Fingerprint fingerprint{fingerprintKind(call), call.dtype, call.count,
                           currentCallSite().shape};
   bool stage = int64_t(call.inBytes()) <= kStagedBytes;
-  bool traced = trace::on();
-  trace::Clock::time_point met, computed;
+  spans.enter(trace::Phase::Wait);
   const Announcement *members =
       publishAndMeet(*slot, op, call.device, pos, call.in, call.out,
                      fingerprint, stage, outBytes);
-  if (traced)
-    met = trace::Clock::now();
+  spans.enter(trace::Phase::Transfer);
   computeOwnPart(call, members, pos, members, pos, stage);
-  if (traced)
-    computed = trace::Clock::now();
   // The peers' inputs must stay untouched until everyone has read them.
-  if (!stage)
+  if (!stage) {
+    spans.enter(trace::Phase::Wait);
     meet(*slot, op, call.device, pos);
-  if (traced) {
-    const char *site = currentCallSite().description;
-    trace::record(trace::Phase::Wait, call.device, op, site, start, met);
-    trace::record(trace::Phase::Transfer, call.device, op, site, met, computed);
-    if (!stage)
-      trace::record(trace::Phase::Wait, call.device, op, site, computed,
-                    trace::Clock::now());
   }
 }
 
-/// The collective `call`, begun at `start` when traced.
-void runCollective(const Collective &call, trace::Clock::time_point start) {
+/// The collective `call`, its phases recorded in `spans`.
+void runCollective(const Collective &call, trace::CollectiveSpans &spans) {
   GroupPos pos = checkAndLocate(call);
   // Every member has the same count, so all skip the exchange together.
   if (call.count == 0)
@@ -934,20 +924,22 @@ void runCollective(const Collective &call, trace::Clock::time_point start) {
     return;
   }
   // Under mpirun, a group whose members are in several processes.
-  if (multiProcess() && runAcrossProcesses(call, pos))
+  if (multiProcess() && runAcrossProcesses(call, pos, &spans))
     return;
-  hostCollective(call, pos, start);
+  hostCollective(call, pos, spans);
 }
 
 } // namespace
 
 void runHostCollective(const Collective &call) {
-  if (!trace::on())
-    return runCollective(call, {});
-  trace::Clock::time_point start = trace::Clock::now();
-  runCollective(call, start);
-  trace::recordCollective(call.device, call.name(),
-                          currentCallSite().description, start);
+  if (!trace::on()) {
+    trace::CollectiveSpans untraced;
+    return runCollective(call, untraced);
+  }
+  trace::CollectiveSpans spans(call.device, call.name(),
+                               currentCallSite().description);
+  runCollective(call, spans);
+  spans.finish();
 }
 
 } // namespace pcc::runtime

@@ -12,6 +12,7 @@
 #define PCC_LIB_RUNTIME_COLLECTIVES_H
 
 #include "Sync.h"
+#include "Trace.h"
 
 #include <atomic>
 #include <chrono>
@@ -271,8 +272,11 @@ GroupSlot *slotHere(const Collective &call, const GroupPos &pos,
                     GroupPos &local);
 
 /// Runs `call` if its group has members in other processes of an MPI job
-/// and returns true; otherwise returns false.
-bool runAcrossProcesses(const Collective &call, const GroupPos &pos);
+/// and returns true; otherwise returns false. The collective's phases go
+/// into `spans` (if given): waiting until the last process of the group
+/// has sent what it runs, moving data, waiting for the members here.
+bool runAcrossProcesses(const Collective &call, const GroupPos &pos,
+                        trace::CollectiveSpans *spans = nullptr);
 
 /// For a group with members in other processes (`here` and `local` from
 /// slotHere): checks that every member runs the same collective as `call`

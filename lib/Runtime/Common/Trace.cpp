@@ -321,6 +321,23 @@ void recordCollective(int64_t device, const char *name, const char *site,
   b.add({Phase::Collective, device, name, b.copyOf(site), start, end});
 }
 
+void CollectiveSpans::enter(std::optional<Phase> next, Clock::time_point at) {
+  if (!traced)
+    return;
+  at = std::max(at, since);
+  if (phase)
+    record(*phase, device, name, site, since, at);
+  phase = next;
+  since = at;
+}
+
+void CollectiveSpans::finish() {
+  if (!traced)
+    return;
+  enter(std::nullopt);
+  recordCollective(device, name, site, start);
+}
+
 void runTraced(void (*body)(void *, int64_t), void *args, int64_t device) {
   Clock::time_point start = Clock::now();
   buffer().lastEnd[device] = start;

@@ -19,6 +19,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 
 namespace pcc::runtime::trace {
 
@@ -40,6 +41,39 @@ void record(Phase phase, int64_t device, const char *name, const char *site,
 /// since the device's previous collective (or its pmap's start).
 void recordCollective(int64_t device, const char *name, const char *site,
                       Clock::time_point start);
+
+/// One collective of one device, recorded as it goes when tracing is on
+/// (else it does nothing): each enter() ends the phase the collective was
+/// in (waiting for its group or moving data; none at first) and begins the
+/// next; finish() ends the last and records the collective, from its
+/// construction to now.
+class CollectiveSpans {
+public:
+  /// Not traced.
+  CollectiveSpans() = default;
+  /// `site`: the collective's source location (or null).
+  CollectiveSpans(int64_t device, const char *name, const char *site)
+      : traced(on()), device(device), name(name), site(site) {
+    if (traced)
+      start = since = Clock::now();
+  }
+  bool isTraced() const { return traced; }
+  void enter(std::optional<Phase> next) {
+    if (traced)
+      enter(next, Clock::now());
+  }
+  /// enter() at `at`, a time not before the current phase began (a later
+  /// one if not).
+  void enter(std::optional<Phase> next, Clock::time_point at);
+  void finish();
+
+private:
+  bool traced = false;
+  int64_t device = 0;
+  const char *name = nullptr, *site = nullptr;
+  std::optional<Phase> phase;
+  Clock::time_point start, since;
+};
 
 /// Runs `body` on `device` between the records of a pmap run.
 void runTraced(void (*body)(void *, int64_t), void *args, int64_t device);

@@ -23,6 +23,7 @@
 #include "Processes.h"
 #include "RuntimeError.h"
 #include "Sync.h"
+#include "Trace.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -119,6 +120,9 @@ struct GroupState {
   /// slot).
   char *received = nullptr;
   size_t capacity = 0;
+  /// When traced: when the last other process's header had come in the
+  /// current collective (it had reached the collective).
+  trace::Clock::time_point headersCame;
 };
 
 /// A name of the group that every process computes alike: a hash of the
@@ -316,10 +320,15 @@ const char *mpiWhere(const GroupState &state, const char *op) {
 
 /// Polls the messages posted for the current collective of `state` until
 /// all are done, checking each peer's header as it arrives, before its
-/// data is read; gives up after the collective timeout, naming the
-/// processes that sent nothing.
+/// data is read (when traced, noting in state.headersCame when the last
+/// came); gives up after the collective timeout, naming the processes that
+/// sent nothing.
 void finishMessages(GroupState &state, const char *op) {
   const char *site = state.site, *what = mpiWhere(state, op);
+  bool awaitingHeaders =
+      trace::on() &&
+      std::any_of(state.peers.begin(), state.peers.end(),
+                  [](const Peer &peer) { return !peer.headerMessage.done; });
   PollingFiber polling;
   auto start = std::chrono::steady_clock::now(), now = start;
   auto deadline = start + collectiveTimeout();
@@ -327,13 +336,13 @@ void finishMessages(GroupState &state, const char *op) {
   // (and sibling fibers) may need it.
   auto poll = [&] {
     MpiLock lock;
-    bool pending = false;
+    bool pending = false, headersPending = false;
     for (Peer &peer : state.peers) {
       if (!peer.headerMessage.done) {
         // The data is read only once the header says it is what this
         // process expects.
         if (!testMessage(peer.headerMessage, what, lock)) {
-          pending = true;
+          pending = headersPending = true;
           continue;
         }
         checkHeader(peer, state, op, what, lock);
@@ -349,6 +358,10 @@ void finishMessages(GroupState &state, const char *op) {
     for (Message &m : state.sends)
       if (!testMessage(m, what, lock))
         pending = true;
+    if (awaitingHeaders && !headersPending) {
+      state.headersCame = trace::Clock::now();
+      awaitingHeaders = false;
+    }
     return pending;
   };
   for (uint32_t round = 1; poll(); ++round) {
@@ -583,22 +596,31 @@ void agreeAcrossProcesses(const Collective &call, const GroupPos &pos,
                        /*headersOnly=*/true);
 }
 
-bool runAcrossProcesses(const Collective &call, const GroupPos &pos) {
+bool runAcrossProcesses(const Collective &call, const GroupPos &pos,
+                        trace::CollectiveSpans *spans) {
   bool split =
       call.kind == Collective::AllReduce && call.inBytes() >= kSplitBytes;
   GroupPos local;
   GroupSlot *slot = slotHere(call, pos, local);
   if (!slot)
     return false;
+  trace::CollectiveSpans untraced;
+  if (!spans)
+    spans = &untraced;
+  spans->enter(trace::Phase::Wait);
   startAcrossProcesses(call, pos, slot, local, split, /*headersOnly=*/false);
   const char *op = call.name();
   auto *state = static_cast<GroupState *>(slot->processState);
+  // The first member here wrote the time before the members met again.
+  if (spans->isTraced())
+    spans->enter(trace::Phase::Transfer, state->headersCame);
   Announcement *everyone = state->everyone.get();
   if (!split) {
     computeOwnPart(call, everyone, pos, everyone + pos.size, local,
                    /*stage=*/false);
     // The inputs here and the copies received must stay until every member
     // here has read them.
+    spans->enter(trace::Phase::Wait);
     meet(*slot, op, call.device, local);
     return true;
   }
@@ -622,6 +644,7 @@ bool runAcrossProcesses(const Collective &call, const GroupPos &pos) {
     std::memcpy(out + size_t(hi) * elem, first + size_t(hi) * elem,
                 size_t(call.count - hi) * elem);
   }
+  spans->enter(trace::Phase::Wait);
   meet(*slot, op, call.device, local);
   return true;
 }

@@ -5,6 +5,9 @@ it, a pmap run's compute and collectives adding up to the run, and each
 collective named by its op and source location. Prints a summary.
 
 usage: check_trace.py TRACE DEVICES RUNS
+
+DEVICES: how many (devices 0 to DEVICES-1), or FIRST-LAST, the devices of
+one process of an MPI job, whose trace holds only theirs.
 """
 
 import json
@@ -24,15 +27,18 @@ def inside(inner, outer):
 
 
 def main():
-    path, devices, runs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+    path, runs = sys.argv[1], int(sys.argv[3])
+    first, _, last = sys.argv[2].partition("-")
+    devices = (range(int(first), int(last) + 1) if last
+               else range(int(first)))
     with open(path) as handle:
         trace = json.load(handle)
     events = [e for e in trace["traceEvents"] if e["ph"] == "X"]
     names = {e["tid"]: e["args"]["name"] for e in trace["traceEvents"]
              if e["ph"] == "M" and e["name"] == "thread_name"}
-    if names != {d: f"device {d}" for d in range(devices)}:
+    if names != {d: f"device {d}" for d in devices}:
         fail(f"device tracks {names}")
-    for device in range(devices):
+    for device in devices:
         mine = [e for e in events if e["tid"] == device]
         pmaps = [e for e in mine if e["cat"] == "pmap"]
         if len(pmaps) != runs:
@@ -65,7 +71,7 @@ def main():
             if not c["args"]["site"].startswith(f"spmd.{c['name']} over") or \
                     not c["args"]["site"].endswith(line):
                 fail(f"device {device}: site {c['args']['site']}")
-    print(f"trace valid: {devices} devices, {runs} runs, "
+    print(f"trace valid: {len(devices)} devices, {runs} runs, "
           f"{len(events)} spans")
 
 
