@@ -32,6 +32,9 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   pcc::PCCVerifyClosedOptions inputOptions;
   inputOptions.memoryLimit = memoryLimit;
   pm.addPass(pcc::createPCCVerifyClosed(inputOptions));
+  // Writes into a to_buffer's buffer change no tensor, before canonicalizing
+  // can fold a to_buffer into the buffer a tensor was read from.
+  pm.addPass(pcc::createPCCCopyToBufferSources());
   pcc::PCCEntryABIOptions entryOptions;
   entryOptions.entry = entry.str();
   pm.addPass(pcc::createPCCEntryABI(entryOptions));

@@ -39,6 +39,31 @@ def PCCVerifyClosed : Pass<"pcc-verify-closed", "mlir::ModuleOp"> {
   ];
 }
 
+def PCCCopyToBufferSources : Pass<"pcc-copy-to-buffer-sources"> {
+  let summary = "Give each bufferization.to_buffer a buffer of its own";
+  let description = [{
+    MLIR leaves a write into the buffer of `bufferization.to_buffer`
+    undefined, and folds `to_buffer(to_tensor(%m))` into `%m`: a program
+    that wrote into the buffer of a tensor that a pmap captured (which pcc
+    passes to the device function as its caller's buffer) changed that
+    tensor for the rest of the program, or wrote into a constant's
+    read-only memory and crashed. pcc defines the write: `to_buffer`
+    reads its tensor into a buffer of its own, which the program may write
+    and read back with `bufferization.to_tensor`; the tensor itself never
+    changes. The pass, run on the program as written, gives each
+    `to_buffer` of a ranked tensor a copy of it (`read_only` too: nothing
+    checks that the buffer is not written).
+
+    ```mlir
+    %m = bufferization.to_buffer %t : tensor<4xf32> to memref<4xf32>
+    // becomes
+    %copy = bufferization.alloc_tensor() copy(%t) : tensor<4xf32>
+    %m = bufferization.to_buffer %copy : tensor<4xf32> to memref<4xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
+}
+
 def PCCEntryABI : Pass<"pcc-entry-abi", "mlir::ModuleOp"> {
   let summary = "Give the entry function a C ABI of memref arguments and out-parameters";
   let description = [{
