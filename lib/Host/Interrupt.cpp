@@ -2,6 +2,8 @@
 
 #include "pcc/Host/Interrupt.h"
 
+#include "pcc/Runtime/pcc_runtime.h"
+
 #include <unistd.h>
 
 #include <csignal>
@@ -24,9 +26,13 @@ extern "C" void onInterrupt(int signal) {
     undoExtraOnInterrupt();
   if (const PartialFiles *files = partialFiles.exchange(nullptr))
     files->remove();
-  writeMessage(signal == SIGINT    ? "pcc: interrupted\n"
-               : signal == SIGTERM ? "pcc: terminated (SIGTERM)\n"
-                                   : "pcc: hangup (SIGHUP)\n");
+  // Under mpirun, which signals every process when one has failed (and
+  // that one has said why) or when it is interrupted, mpirun reports how
+  // the job ended.
+  if (pcc_process_count() <= 1)
+    writeMessage(signal == SIGINT    ? "pcc: interrupted\n"
+                 : signal == SIGTERM ? "pcc: terminated (SIGTERM)\n"
+                                     : "pcc: hangup (SIGHUP)\n");
   _exit(128 + signal);
 }
 } // namespace

@@ -22,4 +22,11 @@ void failRun(const std::string &message) {
     std::this_thread::sleep_for(std::chrono::seconds(1));
 }
 
+void failRunAfterPeer(const std::string &message) {
+  // Open MPI's mpirun ends the other processes within a second of one's
+  // failure.
+  std::this_thread::sleep_for(std::chrono::seconds(5));
+  failRun(message);
+}
+
 } // namespace pcc::runtime

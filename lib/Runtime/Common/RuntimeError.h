@@ -12,6 +12,11 @@ namespace pcc::runtime {
 /// index) print one message: the first; the others wait for the exit.
 [[noreturn]] void failRun(const std::string &message);
 
+/// failRun for an error that another process of an MPI job finds too, and
+/// reports: waits a few seconds for the launcher to end this process when
+/// that one exits, and reports the error itself only if it lives on.
+[[noreturn]] void failRunAfterPeer(const std::string &message);
+
 } // namespace pcc::runtime
 
 #endif // PCC_LIB_RUNTIME_RUNTIMEERROR_H

@@ -225,7 +225,9 @@ std::string describe(const char *site, const char *op) {
                        : std::string(op) + " (no source location)";
 }
 
-/// Checks what `peer` says it runs against what this process runs.
+/// Checks what `peer` says it runs against what this process runs. Both
+/// processes see the same two headers: the first of them reports a
+/// mismatch, the other waits for the launcher to end it.
 void checkHeader(const Peer &peer, const GroupState &state, const char *op,
                  const char *where, const MpiLock &lock) {
   const Header &own = state.own->header, &other = peer.first->header;
@@ -241,8 +243,10 @@ void checkHeader(const Peer &peer, const GroupState &state, const char *op,
                                   "of its machine has a GPU of its own)"
                                 : " moves its data through the host";
     };
-    failRun(describe(state.site, op) + ": the processes of a group chose "
-            "different ways to run it: process " +
+    auto fail = processLayout().rank < peer.process ? failRun
+                                                     : failRunAfterPeer;
+    fail(describe(state.site, op) + ": the processes of a group chose "
+         "different ways to run it: process " +
             std::to_string(processLayout().rank) + way(own) + ", process " +
             std::to_string(peer.process) + way(other) +
             ". Run the same number of processes, with the same number of "
@@ -257,7 +261,9 @@ void checkHeader(const Peer &peer, const GroupState &state, const char *op,
       own.site || other.site ? siteOfPeer(peer, state, where, lock) : "";
   const char *otherOp =
       kind >= 0 && kind < 5 ? kKinds[kind] : "another collective";
-  failRun("devices of a group met in different collectives: device " +
+  auto fail =
+      processLayout().rank < peer.process ? failRun : failRunAfterPeer;
+  fail("devices of a group met in different collectives: device " +
           std::to_string(own.device) + " (process " +
           std::to_string(processLayout().rank) + ") runs " +
           describe(state.site, op) + " and device " +
