@@ -151,12 +151,17 @@ bool pcc::host::parseRunArguments(int argc, char **argv, RunOptions &options,
       return false;
     }
     name = name.substr(2);
-    if (!findRunOption(name)) {
+    const RunOptionSpec *spec = findRunOption(name);
+    if (!spec) {
       error = "unknown option '" + arg + "' (see --help)";
       return false;
     }
-    const char *value =
-        equals == std::string::npos ? nullptr : argv[i] + equals + 1;
+    // `--name=VALUE`, or `--name VALUE` as `pcc run` (LLVM's parser) takes it.
+    const char *value = nullptr;
+    if (equals != std::string::npos)
+      value = argv[i] + equals + 1;
+    else if (spec->valueName && i + 1 < argc)
+      value = argv[++i];
     if (!setRunOption(options, name, value, error))
       return false;
   }
