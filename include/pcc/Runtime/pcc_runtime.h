@@ -220,10 +220,10 @@ typedef struct {
 
 /// What generated code calls when a run-time check fails (an index out of
 /// bounds, say): prints `pcc runtime error: MESSAGE` (a NUL-terminated i8
-/// buffer naming where and what, in which `{0}` and `{1}` stand for `a` and
-/// `b`) and ends the process with status 1.
+/// buffer naming where and what, in which `{0}` to `{3}` stand for `a` to
+/// `d`) and ends the process with status 1.
 void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message, int64_t a,
-                                        int64_t b);
+                                        int64_t b, int64_t c, int64_t d);
 
 /// What generated code calls at the entry of a function that may recurse:
 /// ends the process with status 1 and an error naming the function (a

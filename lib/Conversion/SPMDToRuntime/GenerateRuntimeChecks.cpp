@@ -370,19 +370,31 @@ struct PCCGenerateRuntimeChecksPass
       Value fits = arith::OrIOp::create(builder, loc, atMostOne, within);
       std::string stepText =
           isa<Value>(strides[axis])
-              ? " with its stride"
-              : (*getConstantIntValue(strides[axis]) == 1
-                     ? ""
-                     : " with stride " +
-                           std::to_string(*getConstantIntValue(strides[axis])));
-      checks.require(fits,
-                     "slice of {0} elements" + stepText +
-                         " from offset {1} runs past the end of axis " + name +
-                         (wholeType.isDynamicDim(axis)
-                              ? ""
-                              : " with size " +
-                                    std::to_string(wholeType.getDimSize(axis))),
-                     {size, offset});
+              ? " with stride {2}"
+              : (knownStride == 1 ? ""
+                                  : " with stride " +
+                                        std::to_string(*knownStride));
+      // Which end it runs past: a stride known only at run time may go
+      // either way.
+      auto requireWithin = [&](bool forward) {
+        Value ok = fits;
+        if (!knownStride)
+          ok = arith::OrIOp::create(
+              builder, loc, ok,
+              cmp(forward ? arith::CmpIPredicate::slt
+                          : arith::CmpIPredicate::sgt,
+                  stride, zero));
+        checks.require(ok,
+                       "slice of {0} elements" + stepText +
+                           " from offset {1} runs past the " +
+                           (forward ? "end" : "start") + " of axis " + name +
+                           " with size {3}",
+                       {size, offset, stride, extent});
+      };
+      if (!knownStride || *knownStride > 0)
+        requireWithin(/*forward=*/true);
+      if (!knownStride || *knownStride < 0)
+        requireWithin(/*forward=*/false);
     }
   }
 

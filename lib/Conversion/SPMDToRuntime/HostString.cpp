@@ -31,8 +31,9 @@ void pcc::callCheckFailed(OpBuilder &builder, SymbolTable &symbols,
       memref::GetGlobalOp::create(builder, loc, type, global.getSymName());
   Value unranked = memref::CastOp::create(
       builder, loc, UnrankedMemRefType::get(type.getElementType(), 0), message);
-  SmallVector<Value, 3> operands = {unranked};
-  for (unsigned i = 0; i < 2; ++i) {
+  assert(values.size() <= kCheckValues && "too many values for a check");
+  SmallVector<Value, 1 + kCheckValues> operands = {unranked};
+  for (unsigned i = 0; i < kCheckValues; ++i) {
     Value value = i < values.size()
                       ? values[i]
                       : arith::ConstantIntOp::create(builder, loc, 0, 64);

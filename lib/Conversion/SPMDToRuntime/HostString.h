@@ -43,9 +43,13 @@ inline mlir::memref::GlobalOp createHostString(mlir::OpBuilder &builder,
   return global;
 }
 
+/// The values a failed check's message may show (pcc_mlir_check_failed's).
+constexpr unsigned kCheckValues = 4;
+
 /// Calls the runtime's pcc_mlir_check_failed at `builder`'s insertion point
 /// with `text` (in a host string, one per distinct text in `messages`) and
-/// the two i64 values its `{0}` and `{1}` stand for (zeros if not given).
+/// the (at most kCheckValues) i64 values its `{0}`, `{1}`, ... stand for
+/// (zeros if not given).
 /// Declares the function in the module the first time.
 void callCheckFailed(mlir::OpBuilder &builder, mlir::SymbolTable &symbols,
                      llvm::StringMap<mlir::memref::GlobalOp> &messages,

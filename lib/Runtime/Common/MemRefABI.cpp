@@ -188,14 +188,16 @@ constexpr Collective::Kind kind_all_reduce = Collective::AllReduce,
   }
 
 extern "C" void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message,
-                                                   int64_t a, int64_t b) {
+                                                   int64_t a, int64_t b,
+                                                   int64_t c, int64_t d) {
+  const int64_t values[] = {a, b, c, d};
   std::string text;
-  for (const char *c = siteText(message); *c; ++c) {
-    if (c[0] == '{' && (c[1] == '0' || c[1] == '1') && c[2] == '}') {
-      text += std::to_string(c[1] == '0' ? a : b);
-      c += 2;
+  for (const char *at = siteText(message); *at; ++at) {
+    if (at[0] == '{' && at[1] >= '0' && at[1] <= '3' && at[2] == '}') {
+      text += std::to_string(values[at[1] - '0']);
+      at += 2;
     } else {
-      text += *c;
+      text += *at;
     }
   }
   failRun(text);

@@ -9,7 +9,7 @@
 // CHECK: scf.if %[[FAILED]] {
 // CHECK:   %[[I:.*]] = arith.index_cast %arg1 : index to i64
 // CHECK:   %[[N:.*]] = arith.index_cast %[[DIM]] : index to i64
-// CHECK:   func.call @pcc_mlir_check_failed(%{{.*}}, %[[I]], %[[N]])
+// CHECK:   func.call @pcc_mlir_check_failed(%{{.*}}, %[[I]], %[[N]], %{{.*}}, %{{.*}})
 // CHECK: }
 // CHECK: tensor.extract %arg0[%arg1]
 func.func @extract(%t: tensor<?xf32>, %i: index) -> f32 {

@@ -2,8 +2,8 @@
 
 // A failed check calls the runtime with where and what: the assertion's
 // location, the op it guards, and what upstream's message says failed; the
-// two values of the call are not used.
-// CHECK: func.func private @pcc_mlir_check_failed(memref<*xi8>, i64, i64) attributes {llvm.emit_c_interface}
+// values of the call are not used.
+// CHECK: func.func private @pcc_mlir_check_failed(memref<*xi8>, i64, i64, i64, i64) attributes {llvm.emit_c_interface}
 // CHECK: memref.global "private" constant @_pcc_check : memref<{{[0-9]+}}xi8> = dense<[112, 114, 111, 103, 46, 109, 108, 105, 114, 58, 55, 58, 49, 48, 58, 32, 39, 116, 101, 110, 115, 111, 114, 46, 99, 97, 115, 116, 39, 58, 32, 115, 105, 122, 101, 32, 109, 105, 115, 109, 97, 116, 99, 104, 32, 111, 102, 32, 100, 105, 109, 32, 48, 0]> {pcc.host_only}
 // (that is "prog.mlir:7:10: 'tensor.cast': size mismatch of dim 0")
 
@@ -13,7 +13,7 @@
 // CHECK:   %[[M:.*]] = memref.get_global @_pcc_check
 // CHECK:   %[[U:.*]] = memref.cast %[[M]] : memref<{{[0-9]+}}xi8> to memref<*xi8>
 // CHECK:   %[[ZERO:.*]] = arith.constant 0 : i64
-// CHECK:   func.call @pcc_mlir_check_failed(%[[U]], %[[ZERO]], %{{.*}})
+// CHECK:   func.call @pcc_mlir_check_failed(%[[U]], %[[ZERO]], %{{.*}}, %{{.*}}, %{{.*}})
 // CHECK: }
 // CHECK-NOT: cf.assert
 // CHECK: tensor.cast

@@ -58,10 +58,10 @@ CASES = [
      "out of bounds for axis 0 with size 8"),
     ("insert", [A8, B2, i(10**9)], "slice offset 1000000000 is out of bounds"),
     ("insert_strided", [A8, B4, i(2)], [inserted(A8, slice(0, 8, 2), B4)]),
-    ("insert_strided", [A8, B4, i(3)], "slice of 4 elements with its stride "
+    ("insert_strided", [A8, B4, i(3)], "slice of 4 elements with stride 3 "
      "from offset 0 runs past the end of axis 0 with size 8"),
-    ("insert_strided", [A8, B4, i(-1)], "slice of 4 elements with its stride "
-     "from offset 0 runs past the end of axis 0"),
+    ("insert_strided", [A8, B4, i(-1)], "slice of 4 elements with stride -1 "
+     "from offset 0 runs past the start of axis 0 with size 8"),
     ("insert_sized", [A8, B2, i(3), i(2)], [inserted(A8, slice(3, 5), B2)]),
     ("insert_sized", [A8, B2, i(3), i(3)], "'tensor.insert_slice': the "
      "inserted tensor's axis 0 has size 2 where the slice has 3"),
@@ -74,6 +74,12 @@ CASES = [
      "elements from offset 4 runs past the end of axis 0 with size 8"),
     ("extract", [A8, i(1), i(-2)], "'tensor.extract_slice': slice size -2 of "
      "axis 0 is negative"),
+    ("reversed_pair", [A8, i(5), i(3)], [A8[4:2:-1]]),
+    ("reversed_pair", [A8, i(5), i(4)], "'tensor.extract_slice': slice "
+     "offset 5 is out of bounds for axis 0 with size 5"),
+    ("reversed_pair", [A8, i(5), i(-1)], "'tensor.extract_slice': slice of "
+     "2 elements with stride -1 from offset 0 runs past the start of axis 0 "
+     "with size 5"),
     ("insert_in_pmap", [X, i(6)], [pmap_insert(6)]),
     ("insert_in_pmap", [X, i(7)], "'tensor.insert_slice': slice of 2 "
      "elements from offset 7 runs past the end of axis 0 with size 8"),

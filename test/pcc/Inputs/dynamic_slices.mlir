@@ -40,6 +40,19 @@ func.func @extract(%a: tensor<8xf32>, %o: i64, %n: i64) -> f32 {
   return %e : f32
 }
 
+// a[0 : n][o : o + 2], reversed (a stride of -1 from o + 1): a slice of a
+// tensor whose size is known only at run time.
+func.func @reversed_pair(%a: tensor<8xf32>, %n: i64, %o: i64) -> tensor<2xf32> {
+  %ni = arith.index_cast %n : i64 to index
+  %oi = arith.index_cast %o : i64 to index
+  %c1 = arith.constant 1 : index
+  %last = arith.addi %oi, %c1 : index
+  %head = tensor.extract_slice %a[0] [%ni] [1] : tensor<8xf32> to tensor<?xf32>
+  %minus = arith.constant -1 : index
+  %r = tensor.extract_slice %head[%last] [2] [%minus] : tensor<?xf32> to tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+
 // On each of 4 devices: its row x, with x[o : o + 2] = psum(x)[0 : 2].
 func.func @insert_in_pmap(%x: tensor<4x8xf32>, %o: i64) -> tensor<4x8xf32> {
   %r = spmd.pmap "i" (%row = %x : tensor<4x8xf32>) -> (tensor<4x8xf32>) {
