@@ -555,10 +555,11 @@ def bench_shared_machine(pcc, tools, cfg):
     return dict(steps=steps, mpi_steps=mpi_steps, devices=n, rows=rows)
 
 
-def bench_latency(pcc, cfg):
+def bench_latency(pcc, tools, cfg):
     """Per-collective time of a psum in a loop inside one pmap run: what
     MPI's per-call figure measures (ranks already running), without the
-    dispatch of a pmap that each run of the psum benchmark includes."""
+    dispatch of a pmap that each run of the psum benchmark includes; beside
+    MPI_Allreduce's, process by process."""
     rows = []
     for n in cfg["devices"]:
         for size in cfg["latency_sizes"]:
@@ -567,10 +568,15 @@ def bench_latency(pcc, cfg):
             x = exact_floats((n, count), seed=n)
             exe = pcc.compile("psum_loop.mlir", N=n, COUNT=count, STEPS=steps)
             expected = np.broadcast_to(x.sum(axis=0), x.shape)
-            times = pcc.time(exe, [pcc.save("l", x)], cfg["latency_repeat"], 1,
-                             [expected], cfg["processes"])
-            rows.append(dict(devices=n, bytes=size,
-                             pcc=stats([t / steps for t in times])))
+            ours, theirs = [], []
+            for _ in range(cfg["processes"]):
+                ours += [t / steps for t in pcc.time(
+                    exe, [pcc.save("l", x)], cfg["latency_repeat"], 1,
+                    [expected])]
+                theirs += mpi_times(tools, "allreduce", n, count,
+                                    cfg["repeat_small"], 1)
+            rows.append(dict(devices=n, bytes=size, pcc=stats(ours),
+                             mpi=stats(theirs)))
     return rows
 
 
@@ -1122,16 +1128,16 @@ def write_report(results, out_dir, command):
               "run: the time per psum, as MPI's figure is the time per call "
               "in ranks that are already running (no pmap dispatch).", "",
               "| N | bytes per device | pcc per psum, median (min–max) | "
-              "Open MPI per call (from the table above) | MPI / pcc |",
+              "Open MPI per call, median (min–max) | MPI / pcc |",
               "|---|---|---|---|---|"]
     for l in results["latency"]:
-        q = next(r["mpi"] for r in rows if r["kind"] == "psum" and
-                 r["devices"] == l["devices"] and r["bytes"] == l["bytes"])
+        q = latency_mpi(results, l)
         p = l["pcc"]
         lines.append(f"| {l['devices']} | {human_bytes(l['bytes'])} | "
                      f"{human_seconds(p['median'])} "
                      f"({human_seconds(p['min'])}–{human_seconds(p['max'])}) "
-                     f"| {human_seconds(q['median'])} | "
+                     f"| {human_seconds(q['median'])} "
+                     f"({human_seconds(q['min'])}–{human_seconds(q['max'])}) | "
                      f"{q['median'] / p['median']:.2f} |")
     lines.append("")
     lines += ["## Matrix multiplication (f32, one device)", "",
@@ -1317,12 +1323,8 @@ def targets(results):
             f"{mpi_name} {human_seconds(worst['mpi']['median'])}",
             f"{ratio:.2f}× (faster at {wins}/{len(sel)} points)",
             "faster than MPI at every size", wins == len(sel))
-    lat = results["latency"]
-    small = [r for r in rows if r["kind"] == "psum" and r["bytes"] <= 4 * KiB]
-    pairs = [(r, next(l for l in lat if l["devices"] == r["devices"] and
-                      l["bytes"] == r["bytes"])) for r in small
-             if any(l["devices"] == r["devices"] and l["bytes"] == r["bytes"]
-                    for l in lat)]
+    lat = [l for l in results["latency"] if l["bytes"] <= 4 * KiB]
+    pairs = [(dict(l, mpi=latency_mpi(results, l)), l) for l in lat]
     if pairs:
         worst = min(pairs, key=lambda p: p[0]["mpi"]["median"] /
                     p[1]["pcc"]["median"])
@@ -1508,9 +1510,19 @@ def targets(results):
     return out
 
 
+def latency_mpi(results, row):
+    """MPI_Allreduce's time per call beside a latency row: measured with it,
+    or, in results from before that was so, the psum table's."""
+    if "mpi" in row:
+        return row["mpi"]
+    return next(r["mpi"] for r in results["collectives"]
+                if r["kind"] == "psum" and r["devices"] == row["devices"] and
+                r["bytes"] == row["bytes"])
+
+
 # What --only takes besides the collectives.
-OTHER_ONLY = ("processes", "compile_scaling", "shared_machine", "matmul",
-              "training")
+OTHER_ONLY = ("latency", "processes", "compile_scaling", "shared_machine",
+              "matmul", "training")
 
 CONFIGS = {
     "full": dict(
@@ -1650,6 +1662,8 @@ def main():
                 results["collectives"] = [
                     r for r in results["collectives"]
                     if r["kind"] not in collectives] + fresh
+            if "latency" in kinds:
+                results["latency"] = bench_latency(pcc, tools, cfg)
             if "processes" in kinds:
                 results["processes"] = bench_processes(pcc, tools, cfg)
             if "compile_scaling" in kinds:
@@ -1679,7 +1693,7 @@ def main():
             log(f"bench: bound {key}: "
                 f"{results['bounds'][key]['bandwidth'] / 1e9:.1f} GB/s")
         results["collectives"] = bench_collectives(pcc, tools, cfg)
-        results["latency"] = bench_latency(pcc, cfg)
+        results["latency"] = bench_latency(pcc, tools, cfg)
         results["dispatch"] = bench_dispatch(pcc, cfg)
         results["compile"] = bench_compile(pcc, tools, cfg)
         results["fma"] = bench_fma(pcc, tools, cfg)
