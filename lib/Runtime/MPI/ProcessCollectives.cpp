@@ -336,8 +336,10 @@ void finishMessages(GroupState &state, const char *op) {
       std::any_of(state.peers.begin(), state.peers.end(),
                   [](const Peer &peer) { return !peer.headerMessage.done; });
   PollingFiber polling;
-  auto start = std::chrono::steady_clock::now(), now = start;
-  auto deadline = start + collectiveTimeout();
+  // The clock from the 64th round on, and the timeout from then: most
+  // collectives are done before, and a poll is much cheaper than a reading.
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point start{}, now{}, deadline = Clock::time_point::max();
   // One turn at MPI per round of tests, none while pausing: other threads
   // (and sibling fibers) may need it.
   auto poll = [&] {
@@ -371,9 +373,13 @@ void finishMessages(GroupState &state, const char *op) {
     return pending;
   };
   for (uint32_t round = 1; poll(); ++round) {
-    // The clock now and then: a poll is much cheaper than a reading.
-    if (round % 64 == 0)
-      now = std::chrono::steady_clock::now();
+    if (round % 64 == 0) {
+      now = Clock::now();
+      if (round == 64) {
+        start = now;
+        deadline = start + collectiveTimeout();
+      }
+    }
     if (now >= deadline) {
       std::string missing;
       for (const Peer &peer : state.peers) {
