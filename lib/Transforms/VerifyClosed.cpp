@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MathExtras.h"
@@ -43,6 +44,10 @@ static constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral>
         {"tensor.bitcast", "use arith.bitcast on the elements (linalg.map)"},
         {"linalg.softmax",
          "write it with linalg ops (exp, a sum reduction, a division)"},
+        {"bufferization.dealloc_tensor",
+         "pcc frees every buffer once nothing reads it: remove the op"},
+        {"bufferization.dealloc",
+         "pcc frees every buffer once nothing reads it: remove the op"},
 };
 
 /// The libm functions that convert-math-to-libm emits (each also with an
@@ -208,6 +213,26 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
                << "' that splits one axis into several whose sizes are "
                   "known only at run time is not supported by pcc yet; "
                   "give all but one of them static sizes";
+  // A buffer whose layout is known but not the tensor's is a new one, and
+  // the allocation of such a buffer does not lower.
+  if (auto toBuffer = dyn_cast<bufferization::ToBufferOp>(op))
+    if (auto type = dyn_cast<MemRefType>(toBuffer.getType());
+        type && !type.getLayout().isIdentity()) {
+      SmallVector<int64_t> strides;
+      int64_t offset;
+      bool strided = succeeded(type.getStridesAndOffset(strides, offset));
+      bool contiguous = strided && type.hasStaticShape() && offset == 0 &&
+                        strides == computeSuffixProduct(type.getShape());
+      bool unknown = strided && ShapedType::isDynamic(offset) &&
+                     llvm::all_of(strides, ShapedType::isDynamic);
+      if (!contiguous && !unknown)
+        return op->emitError()
+               << "'" << op->getName() << "' into a buffer of layout "
+               << type.getLayout()
+               << " is not supported by pcc; ask for the tensor's own "
+                  "layout (no layout attribute) or for any layout (all "
+                  "strides and the offset '?')";
+    }
   // Every device would write the one buffer: a race, which bufferization
   // reports only as a conflict it cannot avoid.
   if (auto materialize =

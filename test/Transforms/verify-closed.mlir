@@ -187,6 +187,39 @@ func.func @softmax(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
 
 // -----
 
+// A to_buffer into a buffer of another static layout than its tensor's
+// would need an allocation of that layout, which does not lower; its own
+// layout, spelled out or not, and any layout are fine.
+func.func @layouts(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.to_buffer' into a buffer of layout strided<[1], offset: 3> is not supported by pcc; ask for the tensor's own layout (no layout attribute) or for any layout (all strides and the offset '?')}}
+  %a = bufferization.to_buffer %x : tensor<4xf32> to memref<4xf32, strided<[1], offset: 3>>
+  %b = bufferization.to_buffer %x : tensor<4xf32> to memref<4xf32, strided<[1]>>
+  %c = bufferization.to_buffer %x : tensor<4xf32> to memref<4xf32, strided<[?], offset: ?>>
+  %d = bufferization.to_buffer %x : tensor<4xf32> to memref<4xf32>
+  return
+}
+
+// -----
+
+// pcc frees buffers itself: explicit deallocation is rejected up front.
+func.func @dealloc_tensor(%x: tensor<4xf32>) {
+  // expected-error @+1 {{'bufferization.dealloc_tensor' is not supported by pcc yet; pcc frees every buffer once nothing reads it: remove the op}}
+  bufferization.dealloc_tensor %x : tensor<4xf32>
+  return
+}
+
+// -----
+
+func.func @dealloc(%x: tensor<4xf32>) {
+  %m = bufferization.to_buffer %x : tensor<4xf32> to memref<4xf32>
+  %true = arith.constant true
+  // expected-error @+1 {{'bufferization.dealloc' is not supported by pcc yet; pcc frees every buffer once nothing reads it: remove the op}}
+  bufferization.dealloc (%m : memref<4xf32>) if (%true)
+  return
+}
+
+// -----
+
 // Materializing into a tensor from outside a pmap: every device would write
 // the one buffer.
 func.func @main(%a: tensor<4x3xf32>, %w: tensor<3xf32>) -> tensor<4x3xf32> {
