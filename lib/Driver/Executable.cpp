@@ -333,6 +333,12 @@ static llvm::Error linkExecutable(llvm::StringRef object, Backend backend,
                                      " is missing; rebuild or reinstall pcc");
     arguments.push_back(std::string(archive));
   }
+  // main() reaches the cuda platform through weak references, which do not
+  // pull it out of its archive: a program that itself calls none of it (no
+  // pmap, scalar results) would find it missing.
+  if (usesCudaPlatform(backend))
+    for (const char *symbol : {"pcc_cuda_init", "pcc_cuda_simulate"})
+      arguments.push_back(std::string("-Wl,--undefined=") + symbol);
   // The executable needs only the C library (and libcuda on a GPU machine,
   // which the runtime opens itself).
   for (const char *flag :
