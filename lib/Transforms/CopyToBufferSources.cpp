@@ -19,8 +19,7 @@ using namespace mlir;
 
 namespace {
 struct PCCCopyToBufferSourcesPass
-    : public pcc::impl::PCCCopyToBufferSourcesBase<
-          PCCCopyToBufferSourcesPass> {
+    : public pcc::impl::PCCCopyToBufferSourcesBase<PCCCopyToBufferSourcesPass> {
   void runOnOperation() override {
     getOperation()->walk([](bufferization::ToBufferOp toBuffer) {
       Value tensor = toBuffer.getTensor();

@@ -371,19 +371,18 @@ struct PCCGenerateRuntimeChecksPass
       std::string stepText =
           isa<Value>(strides[axis])
               ? " with stride {2}"
-              : (knownStride == 1 ? ""
-                                  : " with stride " +
-                                        std::to_string(*knownStride));
+              : (knownStride == 1
+                     ? ""
+                     : " with stride " + std::to_string(*knownStride));
       // Which end it runs past: a stride known only at run time may go
       // either way.
       auto requireWithin = [&](bool forward) {
         Value ok = fits;
         if (!knownStride)
-          ok = arith::OrIOp::create(
-              builder, loc, ok,
-              cmp(forward ? arith::CmpIPredicate::slt
-                          : arith::CmpIPredicate::sgt,
-                  stride, zero));
+          ok = arith::OrIOp::create(builder, loc, ok,
+                                    cmp(forward ? arith::CmpIPredicate::slt
+                                                : arith::CmpIPredicate::sgt,
+                                        stride, zero));
         checks.require(ok,
                        "slice of {0} elements" + stepText +
                            " from offset {1} runs past the " +

@@ -243,14 +243,15 @@ void checkHeader(const Peer &peer, const GroupState &state, const char *op,
                                   "of its machine has a GPU of its own)"
                                 : " moves its data through the host";
     };
-    auto fail = processLayout().rank < peer.process ? failRun
-                                                     : failRunAfterPeer;
-    fail(describe(state.site, op) + ": the processes of a group chose "
+    auto fail =
+        processLayout().rank < peer.process ? failRun : failRunAfterPeer;
+    fail(describe(state.site, op) +
+         ": the processes of a group chose "
          "different ways to run it: process " +
-            std::to_string(processLayout().rank) + way(own) + ", process " +
-            std::to_string(peer.process) + way(other) +
-            ". Run the same number of processes, with the same number of "
-            "GPUs, on every machine");
+         std::to_string(processLayout().rank) + way(own) + ", process " +
+         std::to_string(peer.process) + way(other) +
+         ". Run the same number of processes, with the same number of "
+         "GPUs, on every machine");
   }
   static const char *const kKinds[] = {"pcc_all_reduce", "pcc_all_gather",
                                        "pcc_reduce_scatter", "pcc_all_to_all",
@@ -261,20 +262,19 @@ void checkHeader(const Peer &peer, const GroupState &state, const char *op,
       own.site || other.site ? siteOfPeer(peer, state, where, lock) : "";
   const char *otherOp =
       kind >= 0 && kind < 5 ? kKinds[kind] : "another collective";
-  auto fail =
-      processLayout().rank < peer.process ? failRun : failRunAfterPeer;
+  auto fail = processLayout().rank < peer.process ? failRun : failRunAfterPeer;
   fail("devices of a group met in different collectives: device " +
-          std::to_string(own.device) + " (process " +
-          std::to_string(processLayout().rank) + ") runs " +
-          describe(state.site, op) + " and device " +
-          std::to_string(other.device) + " (process " +
-          std::to_string(peer.process) + ") runs " +
-          (other.site && otherSite.empty()
-               ? std::string(otherOp) + " (its call site did not arrive)"
-               : describe(otherSite.c_str(), otherOp)) +
-          " (collective #" + std::to_string(own.number) +
-          " of their group). Devices must run the same collectives, with the "
-          "same types and shapes, in the same order");
+       std::to_string(own.device) + " (process " +
+       std::to_string(processLayout().rank) + ") runs " +
+       describe(state.site, op) + " and device " +
+       std::to_string(other.device) + " (process " +
+       std::to_string(peer.process) + ") runs " +
+       (other.site && otherSite.empty()
+            ? std::string(otherOp) + " (its call site did not arrive)"
+            : describe(otherSite.c_str(), otherOp)) +
+       " (collective #" + std::to_string(own.number) +
+       " of their group). Devices must run the same collectives, with the "
+       "same types and shapes, in the same order");
 }
 
 /// Posts the messages of `bytes` at `data` in pieces MPI takes.

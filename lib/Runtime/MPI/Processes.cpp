@@ -140,9 +140,8 @@ void localDevices(int64_t devices, int64_t &first, int64_t &count) {
 MpiLock::MpiLock() {
   // Spins, then yields, then naps: the blocking calls (at the start and
   // end of a run) can hold it for long.
-  for (int attempt = 0;
-       mpiLocked.load(std::memory_order_relaxed) ||
-       mpiLocked.exchange(true, std::memory_order_acquire);
+  for (int attempt = 0; mpiLocked.load(std::memory_order_relaxed) ||
+                        mpiLocked.exchange(true, std::memory_order_acquire);
        ++attempt) {
     if (attempt < 64)
       cpuRelax();
@@ -306,8 +305,8 @@ extern "C" void pcc_share_output(int64_t devices, int64_t rank,
   // devicesPerProcess. (Computed, not tabulated: this runs after every
   // pmap, and a small one takes less than a microsecond.)
   auto offset = [&](int64_t p) {
-    int64_t first = (p * devicesPerProcess + devicesPerSlice - 1) /
-                    devicesPerSlice;
+    int64_t first =
+        (p * devicesPerProcess + devicesPerSlice - 1) / devicesPerSlice;
     return std::min(first, slices) * sliceBytes;
   };
   char *data = memref->aligned + memref->offset * elemBytes;
