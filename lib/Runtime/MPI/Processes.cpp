@@ -300,10 +300,10 @@ extern "C" void pcc_share_output(int64_t devices, int64_t rank,
   int64_t sliceBytes = elements / slices * elemBytes;
   int64_t devicesPerSlice = devices / slices;
   int64_t devicesPerProcess = devices / layout.count;
-  // Process p owns the slices from the first whose device is p's or a
-  // later process's: slice s's is process s * devicesPerSlice /
-  // devicesPerProcess. (Computed, not tabulated: this runs after every
-  // pmap, and a small one takes less than a microsecond.)
+  // Slice s is written by process s * devicesPerSlice / devicesPerProcess,
+  // so process p's slices begin at the first slice written by p or a later
+  // process. (Computed, not tabulated: this runs after every pmap, and a
+  // small one takes less than a microsecond.)
   auto offset = [&](int64_t p) {
     int64_t first =
         (p * devicesPerProcess + devicesPerSlice - 1) / devicesPerSlice;
@@ -311,8 +311,9 @@ extern "C" void pcc_share_output(int64_t devices, int64_t rank,
   };
   char *data = memref->aligned + memref->offset * elemBytes;
   // Every device yielded the same value: a process that wrote a slice has
-  // them all, unless some process wrote none (then it must receive). Each
-  // owns one if there are as many slices as processes.
+  // them all, unless some process wrote none (then it must receive): every
+  // process writes one when there are at least as many slices as
+  // processes.
   if (uniform && slices >= layout.count) {
     // Into the slices of the other processes only: this one's are written.
     PendingFill fill{sliceBytes, slices, offset(layout.rank),
