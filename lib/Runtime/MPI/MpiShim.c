@@ -15,6 +15,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define PCC_MPI_EXPORT __attribute__((visibility("default")))
 
@@ -43,7 +44,70 @@ PCC_MPI_EXPORT int pcc_mpi_init(int *rank, int *size, int *tagLimit) {
   return MPI_Comm_size(MPI_COMM_WORLD, size);
 }
 
-PCC_MPI_EXPORT int pcc_mpi_finalize(void) { return MPI_Finalize(); }
+/* The job's processes on this machine, and the memory they share
+ * (pcc_mpi_machine): freed before MPI is. */
+static MPI_Comm machine = MPI_COMM_NULL;
+static MPI_Win machineWindow = MPI_WIN_NULL;
+
+PCC_MPI_EXPORT int pcc_mpi_finalize(void) {
+  if (machineWindow != MPI_WIN_NULL)
+    MPI_Win_free(&machineWindow);
+  if (machine != MPI_COMM_NULL)
+    MPI_Comm_free(&machine);
+  return MPI_Finalize();
+}
+
+/* Sets *size to the number of the job's processes on this machine and
+ * writes their ranks, in the order of their places on it, to `ranks` (room
+ * for the job's size). Collective: every process calls it once. */
+PCC_MPI_EXPORT int pcc_mpi_machine(int *ranks, int *size) {
+  int status = MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0,
+                                   MPI_INFO_NULL, &machine);
+  if (status != MPI_SUCCESS)
+    return status;
+  int rank;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(machine, size);
+  return MPI_Allgather(&rank, 1, MPI_INT, ranks, 1, MPI_INT, machine);
+}
+
+/* Sets *base to `bytes` of zeroed memory that the processes of this
+ * machine share (an MPI-3 shared-memory window), or to NULL when any of
+ * them asks for none or cannot have it: then all go without. Collective
+ * over the machine, after pcc_mpi_machine. */
+PCC_MPI_EXPORT int pcc_mpi_machine_memory(int64_t bytes, void **base) {
+  *base = NULL;
+  long long wanted = bytes, least = 0;
+  int status = MPI_Allreduce(&wanted, &least, 1, MPI_LONG_LONG, MPI_MIN,
+                             machine);
+  if (status != MPI_SUCCESS || least == 0)
+    return status;
+  int place;
+  MPI_Comm_rank(machine, &place);
+  void *own = NULL, *first = NULL;
+  MPI_Aint size;
+  int unit;
+  /* One block, all of it the first process's: every process reaches it
+   * at the same offsets. */
+  int ok = MPI_Win_allocate_shared(place == 0 ? (MPI_Aint)least : 0, 1,
+                                   MPI_INFO_NULL, machine, &own,
+                                   &machineWindow) == MPI_SUCCESS &&
+           MPI_Win_shared_query(machineWindow, 0, &size, &unit, &first) ==
+               MPI_SUCCESS &&
+           first != NULL;
+  if (ok && place == 0)
+    memset(first, 0, (size_t)least);
+  /* Also waits for the first process's zeroing. */
+  int allOk = 0;
+  status = MPI_Allreduce(&ok, &allOk, 1, MPI_INT, MPI_MIN, machine);
+  if (status != MPI_SUCCESS)
+    return status;
+  if (allOk)
+    *base = first;
+  else if (machineWindow != MPI_WIN_NULL)
+    MPI_Win_free(&machineWindow);
+  return MPI_SUCCESS;
+}
 
 PCC_MPI_EXPORT void pcc_mpi_abort(int code) { MPI_Abort(MPI_COMM_WORLD, code); }
 

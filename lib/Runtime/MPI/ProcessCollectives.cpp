@@ -31,6 +31,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -66,10 +67,25 @@ struct alignas(64) HeaderMessage {
   Header header;
   alignas(64) char inputs[kInlineBytes];
 };
+static_assert(sizeof(HeaderMessage) <= size_t(kMailboxBytes));
 
 /// The tag of the messages that carry call sites' texts (siteOfPeer); the
 /// groups' tags are the others.
 constexpr int64_t kSiteTag = 0;
+
+/// MPI for this thread from the first call that needs it: collectives
+/// whose messages all go by mailboxes take no turn at it.
+class LazyMpiLock {
+public:
+  const MpiLock &operator*() {
+    if (!lock)
+      lock.emplace();
+    return *lock;
+  }
+
+private:
+  std::optional<MpiLock> lock;
+};
 
 /// FNV-1a of a call site's text; 0 for none.
 uint64_t siteHash(const char *site) {
@@ -90,8 +106,13 @@ struct Peer {
   int64_t position = 0;
   /// Its members' group ranks, in order.
   std::vector<int64_t> ranks;
-  /// What it sends first, and how many bytes of it.
-  std::unique_ptr<HeaderMessage> first{new HeaderMessage};
+  /// The group's mailboxes with it, on the same machine: its headers (and
+  /// the inputs with them) come there, else by MPI into `storage`.
+  Mailboxes mailboxes;
+  std::unique_ptr<HeaderMessage> storage;
+  /// What it sends first (in `storage` or its mailbox), and how many bytes
+  /// of it.
+  const HeaderMessage *first = nullptr;
   Message headerMessage;
   int64_t headerBytes = 0;
   /// Its inputs (or slices of them) when they do not travel in `first`.
@@ -170,6 +191,9 @@ GroupState *createState(const Collective &call, const GroupPos &pos,
   }
   state->processes = int64_t(state->peers.size()) + 1;
   for (Peer &peer : state->peers) {
+    peer.mailboxes = mailboxesWith(peer.process, state->key);
+    if (!peer.mailboxes)
+      peer.storage.reset(new HeaderMessage);
     peer.position = 0;
     for (const Peer &other : state->peers)
       peer.position += other.process < peer.process;
@@ -229,7 +253,7 @@ std::string describe(const char *site, const char *op) {
 /// processes see the same two headers: the first of them reports a
 /// mismatch, the other waits for the launcher to end it.
 void checkHeader(const Peer &peer, const GroupState &state, const char *op,
-                 const char *where, const MpiLock &lock) {
+                 const char *where, LazyMpiLock &lock) {
   const Header &own = state.own->header, &other = peer.first->header;
   if (other.group != own.group)
     failRun("internal error: two groups of devices share an MPI tag (" +
@@ -259,7 +283,7 @@ void checkHeader(const Peer &peer, const GroupState &state, const char *op,
   int32_t kind = other.fingerprint.kind / 4;
   // Both ends see the same two headers, and so agree on whether to swap.
   std::string otherSite =
-      own.site || other.site ? siteOfPeer(peer, state, where, lock) : "";
+      own.site || other.site ? siteOfPeer(peer, state, where, *lock) : "";
   const char *otherOp =
       kind >= 0 && kind < 5 ? kKinds[kind] : "another collective";
   auto fail = processLayout().rank < peer.process ? failRun : failRunAfterPeer;
@@ -342,14 +366,20 @@ void finishMessages(GroupState &state, const char *op) {
   Clock::time_point start{}, now{}, deadline = Clock::time_point::max();
   // One turn at MPI per round of tests, none while pausing: other threads
   // (and sibling fibers) may need it.
+  uint64_t number = state.own->header.number;
   auto poll = [&] {
-    MpiLock lock;
+    LazyMpiLock lock;
     bool pending = false, headersPending = false;
     for (Peer &peer : state.peers) {
       if (!peer.headerMessage.done) {
+        Message &header = peer.headerMessage;
+        bool came = peer.mailboxes
+                        ? (header.done = peer.mailboxes.received(
+                               number, header.arrived))
+                        : testMessage(header, what, *lock);
         // The data is read only once the header says it is what this
         // process expects.
-        if (!testMessage(peer.headerMessage, what, lock)) {
+        if (!came) {
           pending = headersPending = true;
           continue;
         }
@@ -360,11 +390,11 @@ void finishMessages(GroupState &state, const char *op) {
                   " sent a part of another size");
       }
       for (Message &m : peer.data)
-        if (!testMessage(m, what, lock))
+        if (!testMessage(m, what, *lock))
           pending = true;
     }
     for (Message &m : state.sends)
-      if (!testMessage(m, what, lock))
+      if (!testMessage(m, what, *lock))
         pending = true;
     if (awaitingHeaders && !headersPending) {
       state.headersCame = trace::Clock::now();
@@ -458,8 +488,12 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   }
 
   Header &own = state->own->header;
+  // Every member here has read the other processes' last messages.
+  for (const Peer &peer : state->peers)
+    if (peer.mailboxes)
+      peer.mailboxes.release(own.number);
   own.group = state->key;
-  ++own.number;
+  uint64_t number = ++own.number;
   own.fingerprint = fingerprint;
   own.device = slot.memberDevice(0);
   own.headersOnly = headersOnly;
@@ -473,17 +507,31 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   int64_t tag = state->tag;
   size_t offset = 0;
   bool sendInline = fits(members);
-  if (sendInline && inBytes)
-    for (size_t l = 0; l < members; ++l)
-      std::memcpy(state->own->inputs + l * inBytes, local[l].in, inBytes);
+  size_t inlineBytes = sendInline ? members * inBytes : 0;
+  int64_t sentBytes = int64_t(offsetof(HeaderMessage, inputs) + inlineBytes);
+  // This process's inputs, after its header in a message.
+  auto writeInputs = [&](char *inputs) {
+    for (size_t l = 0; l < members && inlineBytes; ++l)
+      std::memcpy(inputs + l * inBytes, local[l].in, inBytes);
+  };
+  if (std::any_of(state->peers.begin(), state->peers.end(),
+                  [](const Peer &peer) { return !peer.mailboxes; }))
+    writeInputs(state->own->inputs);
   {
-    MpiLock lock;
+    LazyMpiLock lock;
     for (Peer &peer : state->peers) {
       bool inline_ = fits(peer.ranks.size());
       peer.headerBytes = int64_t(offsetof(HeaderMessage, inputs) +
                                  (inline_ ? peer.ranks.size() * inBytes : 0));
-      postReceive(peer.headerMessage, peer.first.get(), sizeof(HeaderMessage),
-                  peer.process, tag, what, lock);
+      if (peer.mailboxes) {
+        peer.first = reinterpret_cast<const HeaderMessage *>(
+            peer.mailboxes.inbox(number));
+        peer.headerMessage.done = false;
+      } else {
+        peer.first = peer.storage.get();
+        postReceive(peer.headerMessage, peer.storage.get(),
+                    sizeof(HeaderMessage), peer.process, tag, what, *lock);
+      }
       peer.data.clear();
       for (size_t k = 0; k < peer.ranks.size(); ++k) {
         Announcement &input = state->everyone[size_t(peer.ranks[k])];
@@ -496,18 +544,23 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
         input.in = part - size_t(lo) * elem;
         postPieces(peer.data, part, partBytes,
                    [&](Message &m, char *at, int64_t n) {
-                     postReceive(m, at, n, peer.process, tag, what, lock);
+                     postReceive(m, at, n, peer.process, tag, what, *lock);
                    });
         offset += partBytes;
       }
     }
     state->sends.clear();
     for (const Peer &peer : state->peers) {
-      state->sends.emplace_back();
-      postSend(state->sends.back(), state->own.get(),
-               int64_t(offsetof(HeaderMessage, inputs) +
-                       (sendInline ? members * inBytes : 0)),
-               peer.process, tag, what, lock);
+      if (peer.mailboxes) {
+        char *box = peer.mailboxes.outbox(number, what);
+        std::memcpy(box, &own, sizeof(Header));
+        writeInputs(box + offsetof(HeaderMessage, inputs));
+        peer.mailboxes.send(number, sentBytes);
+      } else {
+        state->sends.emplace_back();
+        postSend(state->sends.back(), state->own.get(), sentBytes,
+                 peer.process, tag, what, *lock);
+      }
       if (sendInline)
         continue;
       int64_t peerLo = 0, peerHi = call.count;
@@ -518,7 +571,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
                    static_cast<const char *>(local[l].in) + size_t(peerLo) * elem,
                    size_t(peerHi - peerLo) * elem,
                    [&](Message &m, const char *at, int64_t n) {
-                     postSend(m, at, n, peer.process, tag, what, lock);
+                     postSend(m, at, n, peer.process, tag, what, *lock);
                    });
     }
   }

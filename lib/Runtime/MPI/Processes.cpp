@@ -14,6 +14,8 @@
 
 #include <dlfcn.h>
 
+#include <string>
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -40,6 +42,8 @@ struct MpiShim {
               void *request);
   int (*receive)(void *data, int64_t bytes, int peer, int tag, void *request);
   int (*test)(void *request, int *done, int64_t *bytes);
+  int (*machine)(int *ranks, int *size);
+  int (*machineMemory)(int64_t bytes, void **base);
 };
 
 ProcessLayout layout;
@@ -95,7 +99,10 @@ std::string loadShim() {
       !load(mpi.allGather, "pcc_mpi_all_gather") ||
       !load(mpi.requestBytes, "pcc_mpi_request_bytes") ||
       !load(mpi.send, "pcc_mpi_send") ||
-      !load(mpi.receive, "pcc_mpi_receive") || !load(mpi.test, "pcc_mpi_test"))
+      !load(mpi.receive, "pcc_mpi_receive") ||
+      !load(mpi.test, "pcc_mpi_test") ||
+      !load(mpi.machine, "pcc_mpi_machine") ||
+      !load(mpi.machineMemory, "pcc_mpi_machine_memory"))
     return path + " is not pcc's MPI shim (a function is missing)";
   if (size_t(mpi.requestBytes()) > sizeof(Message::request))
     return path + ": this MPI's requests are larger than pcc expects";
@@ -122,7 +129,138 @@ void finalizeAtExit() {
   failRun(std::string("MPI failed in ") + where + ": " + mpiError(code));
 }
 
+/// A box of a mailbox: the number of the message it holds (0: none yet),
+/// its size, and its bytes.
+struct alignas(64) Box {
+  std::atomic<uint64_t> number;
+  int64_t bytes;
+  alignas(64) char data[kMailboxBytes];
+};
+
 } // namespace
+
+/// One way of a pair of mailboxes: two boxes, and the last message that
+/// the receiver has read.
+struct alignas(64) Mailboxes::Way {
+  std::atomic<uint64_t> released;
+  Box boxes[2];
+};
+
+namespace {
+
+/// A pair of mailboxes between two processes, taken by the first group
+/// that asks (owner: its key): ways[0] from the process with the lower
+/// place on the machine, ways[1] to it.
+struct alignas(64) Lane {
+  std::atomic<uint64_t> owner;
+  Mailboxes::Way ways[2];
+};
+// The memory is shared between processes, zeroed by MPI's first process.
+static_assert(std::atomic<uint64_t>::is_always_lock_free);
+
+/// At most this much shared memory for the mailboxes, and at most
+/// kLanesPerPair pairs between two processes: groups beyond them use MPI.
+constexpr int64_t kMailboxMemory = 16 << 20;
+constexpr int64_t kLanesPerPair = 8;
+
+/// The job's processes on this machine: each process's place here (-1
+/// when on another machine), and the mailboxes of every pair of them.
+struct Machine {
+  std::vector<int64_t> place;
+  int64_t size = 0;
+  int64_t lanesPerPair = 0;
+  Lane *lanes = nullptr;
+};
+Machine machine;
+
+/// Finds the job's processes on this machine (layout.localRank and
+/// localCount) and shares the mailboxes' memory between them; returns an
+/// error, or "".
+std::string openMachine() {
+  std::vector<int> ranks(size_t(layout.count));
+  int size = 0;
+  if (int code = mpi.machine(ranks.data(), &size))
+    return "cannot find the processes on this machine: " + mpiError(code);
+  machine.size = size;
+  machine.place.assign(size_t(layout.count), -1);
+  for (int k = 0; k < size; ++k)
+    machine.place[size_t(ranks[size_t(k)])] = k;
+  layout.localRank = machine.place[size_t(layout.rank)];
+  layout.localCount = machine.size;
+  int64_t pairs = machine.size * (machine.size - 1) / 2;
+  const char *shared = std::getenv("PCC_SHARED_MEMORY");
+  if (pairs > 0 && !(shared && std::string(shared) == "0"))
+    machine.lanesPerPair = std::min<int64_t>(
+        kLanesPerPair, kMailboxMemory / (pairs * int64_t(sizeof(Lane))));
+  void *base = nullptr;
+  if (int code = mpi.machineMemory(
+          pairs * machine.lanesPerPair * int64_t(sizeof(Lane)), &base))
+    return "cannot share memory between the processes on this machine: " +
+           mpiError(code);
+  machine.lanes = static_cast<Lane *>(base);
+  if (!machine.lanes)
+    machine.lanesPerPair = 0;
+  return "";
+}
+
+} // namespace
+
+char *Mailboxes::outbox(uint64_t number, const char *where) const {
+  // The other process read message number - 2 before it wrote its message
+  // number - 1, which this one has read: the box is free.
+  if (number > 2 && out->released.load(std::memory_order_acquire) < number - 2)
+    failRun(std::string("internal error in ") + where +
+            ": a mailbox between processes is still full; please report it");
+  return out->boxes[number % 2].data;
+}
+
+void Mailboxes::send(uint64_t number, int64_t bytes) const {
+  Box &box = out->boxes[number % 2];
+  box.bytes = bytes;
+  box.number.store(number, std::memory_order_release);
+}
+
+const char *Mailboxes::inbox(uint64_t number) const {
+  return in->boxes[number % 2].data;
+}
+
+bool Mailboxes::received(uint64_t number, int64_t &bytes) const {
+  const Box &box = in->boxes[number % 2];
+  if (box.number.load(std::memory_order_acquire) != number)
+    return false;
+  bytes = box.bytes;
+  return true;
+}
+
+void Mailboxes::release(uint64_t number) const {
+  in->released.store(number, std::memory_order_release);
+}
+
+Mailboxes mailboxesWith(int64_t peer, uint64_t key) {
+  Mailboxes mailboxes;
+  if (!machine.lanes || key == 0 || peer < 0 || peer >= layout.count ||
+      machine.place[size_t(peer)] < 0)
+    return mailboxes;
+  int64_t own = machine.place[size_t(layout.rank)];
+  int64_t other = machine.place[size_t(peer)];
+  int64_t low = std::min(own, other), high = std::max(own, other);
+  int64_t pair = low * machine.size - low * (low + 1) / 2 + (high - low - 1);
+  Lane *lanes = machine.lanes + pair * machine.lanesPerPair;
+  // Both processes probe the lanes in the same order, and an owner once
+  // set never changes: they stop at the same lane, or find none.
+  for (int64_t k = 0; k < machine.lanesPerPair; ++k) {
+    Lane &lane = lanes[(key + uint64_t(k)) % uint64_t(machine.lanesPerPair)];
+    uint64_t owner = 0;
+    if (lane.owner.compare_exchange_strong(owner, key,
+                                           std::memory_order_acq_rel) ||
+        owner == key) {
+      mailboxes.out = &lane.ways[own < other ? 0 : 1];
+      mailboxes.in = &lane.ways[own < other ? 1 : 0];
+      return mailboxes;
+    }
+  }
+  return mailboxes;
+}
 
 const ProcessLayout &processLayout() { return layout; }
 
@@ -203,12 +341,9 @@ extern "C" int32_t pcc_processes_init(char *message, size_t size) {
           failure = "cannot start MPI: " + mpiError(code);
       }
       if (failure.empty()) {
-        const char *local = std::getenv("OMPI_COMM_WORLD_LOCAL_RANK");
-        const char *localSize = std::getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
-        layout = {rank, count, tagLimit, local ? std::atoll(local) : rank,
-                  localSize ? std::max<int64_t>(1, std::atoll(localSize))
-                            : count};
+        layout = {rank, count, tagLimit};
         std::atexit(finalizeAtExit);
+        failure = openMachine();
       }
     }
   }

@@ -27,11 +27,9 @@ struct ProcessLayout {
   int64_t count = 1;
   /// Tags of point-to-point messages are in [0, tagLimit].
   int64_t tagLimit = 0;
-  /// This process's place among the job's processes on its machine (the
-  /// launcher's local rank; the rank where it does not say).
+  /// This process's place among the job's processes on its machine.
   int64_t localRank = 0;
-  /// The job's processes on this machine (the launcher's local size; all
-  /// of them where it does not say).
+  /// The job's processes on this machine.
   int64_t localCount = 1;
 };
 
@@ -80,6 +78,44 @@ void postReceive(Message &message, void *data, int64_t bytes, int64_t peer,
 
 /// Advances `message`; returns whether it is done.
 bool testMessage(Message &message, const char *where, const MpiLock &);
+
+/// The largest message a mailbox carries.
+constexpr int64_t kMailboxBytes = 64 + (16 << 10);
+
+/// One group's mailboxes with another process of the same machine, in
+/// memory the two share: a message per collective each way, written and
+/// read without MPI (a small collective's whole cost between processes
+/// was MPI's matching and queueing). Each way has two boxes, taken in turn
+/// by odd and even collectives, so that a process writes its next message
+/// while the other may still read its last.
+class Mailboxes {
+public:
+  explicit operator bool() const { return out != nullptr; }
+  /// Where to write message `number` (1, 2, ... : one per collective).
+  char *outbox(uint64_t number, const char *where) const;
+  /// Sends message `number`, `bytes` of them written at outbox(number).
+  void send(uint64_t number, int64_t bytes) const;
+  /// Where the other process's message `number` is, once it has come.
+  const char *inbox(uint64_t number) const;
+  /// Whether the other process's message `number` has come, and its size.
+  bool received(uint64_t number, int64_t &bytes) const;
+  /// Tells the other process that its messages up to `number` are read,
+  /// and their boxes free.
+  void release(uint64_t number) const;
+
+  struct Way;
+
+private:
+  friend Mailboxes mailboxesWith(int64_t peer, uint64_t key);
+  Way *out = nullptr, *in = nullptr;
+};
+
+/// The mailboxes of the group named `key` (nonzero, the same in both
+/// processes) with process `peer`. Empty, so that MPI carries the group's
+/// messages, when `peer` runs on another machine, when the mailboxes
+/// between the two processes are all taken by other groups, or with
+/// PCC_SHARED_MEMORY=0 (what runs between machines, on one).
+Mailboxes mailboxesWith(int64_t peer, uint64_t key);
 
 /// Shares the bytes [offsets[p], offsets[p + 1]) at `data`, written by
 /// process p, with every process.
