@@ -139,10 +139,8 @@ struct alignas(64) Box {
 
 } // namespace
 
-/// One way of a pair of mailboxes: two boxes, and the last message that
-/// the receiver has read.
-struct alignas(64) Mailboxes::Way {
-  std::atomic<uint64_t> released;
+/// One way of a pair of mailboxes.
+struct Mailboxes::Way {
   Box boxes[2];
 };
 
@@ -206,9 +204,13 @@ std::string openMachine() {
 } // namespace
 
 char *Mailboxes::outbox(uint64_t number, const char *where) const {
-  // The other process read message number - 2 before it wrote its message
-  // number - 1, which this one has read: the box is free.
-  if (number > 2 && out->released.load(std::memory_order_acquire) < number - 2)
+  // The box held message number - 2. The other process had read it when it
+  // wrote its message number - 1 (at its next collective of the group),
+  // which this one has received (acquiring its reads), or it would not be
+  // at message number: the box is free.
+  if (number > 1 &&
+      in->boxes[(number - 1) % 2].number.load(std::memory_order_relaxed) !=
+          number - 1)
     failRun(std::string("internal error in ") + where +
             ": a mailbox between processes is still full; please report it");
   return out->boxes[number % 2].data;
@@ -230,10 +232,6 @@ bool Mailboxes::received(uint64_t number, int64_t &bytes) const {
     return false;
   bytes = box.bytes;
   return true;
-}
-
-void Mailboxes::release(uint64_t number) const {
-  in->released.store(number, std::memory_order_release);
 }
 
 Mailboxes mailboxesWith(int64_t peer, uint64_t key) {

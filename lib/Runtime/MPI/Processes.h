@@ -87,7 +87,8 @@ constexpr int64_t kMailboxBytes = 64 + (16 << 10);
 /// read without MPI (a small collective's whole cost between processes
 /// was MPI's matching and queueing). Each way has two boxes, taken in turn
 /// by odd and even collectives, so that a process writes its next message
-/// while the other may still read its last.
+/// while the other may still read its last. A process sends message n
+/// only once it has read message n - 1: so message n + 1 frees box n mod 2.
 class Mailboxes {
 public:
   explicit operator bool() const { return out != nullptr; }
@@ -99,9 +100,6 @@ public:
   const char *inbox(uint64_t number) const;
   /// Whether the other process's message `number` has come, and its size.
   bool received(uint64_t number, int64_t &bytes) const;
-  /// Tells the other process that its messages up to `number` are read,
-  /// and their boxes free.
-  void release(uint64_t number) const;
 
   struct Way;
 
