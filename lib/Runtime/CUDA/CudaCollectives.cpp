@@ -47,7 +47,6 @@
 #include <cstdarg>
 #include <cstdio>
 #include <mutex>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -129,9 +128,6 @@ struct Call {
   Call(const Collective &c)
       : c(c), pos(checkAndLocate(c)), op(c.name()),
         spans(c.device, op, currentCallSite().description) {}
-  /// Records the phase the collective was in until now (if any), and
-  /// enters `next`.
-  void enter(std::optional<trace::Phase> next) { spans.enter(next); }
   GroupSlot &slot() const { return *findSlot(c, pos); }
   void meet(GroupSlot &slot) const {
     pcc::runtime::meet(slot, op, c.device, pos);
@@ -404,7 +400,7 @@ CudaCollectivePath begin(Call &call) {
                                  processes.localCount, !isSimulated()},
                                 call.here != nullptr);
   }
-  call.enter(trace::Phase::Transfer);
+  call.spans.enter(trace::Phase::Transfer);
   if (c.kind == Collective::Permute && c.sources[0] < 0)
     zeroAsync(*call.self, c.out, c.inBytes());
   else if (c.in != c.out)
@@ -419,13 +415,13 @@ CudaCollectivePath begin(Call &call) {
 /// pair mismatched collectives and hang or read past a buffer. It costs one
 /// host meeting, small beside an NCCL call and the wait for its stream.
 void agree(Call &call) {
-  call.enter(trace::Phase::Wait);
+  call.spans.enter(trace::Phase::Wait);
   if (call.here)
     agreeAcrossProcesses(call.c, call.pos, *call.here, call.local);
   else
     publishAndMeet(call.slot(), call.op, call.c.device, call.pos, nullptr,
                    nullptr, call.fingerprint());
-  call.enter(trace::Phase::Transfer);
+  call.spans.enter(trace::Phase::Transfer);
 }
 
 /// pcc's own collectives (several devices on one GPU), first step: once the
@@ -435,11 +431,11 @@ void agree(Call &call) {
 /// member may read every other member's input. Returns the announcements.
 const Announcement *publish(Call &call) {
   cudaSyncDevice(*call.self);
-  call.enter(trace::Phase::Wait);
+  call.spans.enter(trace::Phase::Wait);
   const Announcement *members =
       publishAndMeet(call.slot(), call.op, call.c.device, call.pos, call.c.in,
                      call.c.out, call.fingerprint());
-  call.enter(trace::Phase::Transfer);
+  call.spans.enter(trace::Phase::Transfer);
   return members;
 }
 
@@ -448,9 +444,9 @@ const Announcement *publish(Call &call) {
 /// there too. After this, every member may overwrite its input.
 void leave(Call &call) {
   cudaSyncDevice(*call.self);
-  call.enter(trace::Phase::Wait);
+  call.spans.enter(trace::Phase::Wait);
   call.meet(call.slot());
-  call.enter(trace::Phase::Transfer);
+  call.spans.enter(trace::Phase::Transfer);
 }
 
 /// The collective over NCCL (every member has a GPU of its own).

@@ -34,9 +34,11 @@
 #include <cstdlib>
 #include <cstring>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
+#include <unordered_map>
 #include <vector>
 
 namespace pcc::runtime {
@@ -72,9 +74,13 @@ struct alignas(64) HeaderMessage {
 };
 static_assert(sizeof(HeaderMessage) <= size_t(kMailboxBytes));
 
-/// The tag of the messages that carry call sites' texts (siteOfPeer); the
-/// groups' tags are the others.
+/// The tag of the messages that carry call sites' texts (siteOfPeer).
+/// Messages of a group between two processes that share mailboxes take
+/// the mailboxes' tag (1 + their index: distinct for the groups that use
+/// them), others a hash of the group above those: two groups whose hashes
+/// meet send headers by MPI, which tell them apart (checkHeader).
 constexpr int64_t kSiteTag = 0;
+constexpr int64_t kFirstHashTag = 1 + kMailboxesPerPair;
 
 /// MPI for this thread from the first call that needs it: collectives
 /// whose messages all go by mailboxes take no turn at it.
@@ -112,6 +118,8 @@ struct Peer {
   /// The group's mailboxes with it, on the same machine: its headers (and
   /// the inputs with them) come there, else by MPI into `storage`.
   Mailboxes mailboxes;
+  /// The tag of the group's MPI messages with it.
+  int64_t tag = 0;
   std::unique_ptr<HeaderMessage> storage;
   /// What it sends first (in `storage` or its mailbox), and how many bytes
   /// of it.
@@ -123,9 +131,10 @@ struct Peer {
 };
 
 /// The exchange state of a group that spans processes (GroupSlot::
-/// processState), used by this process's first member only.
+/// processState, stateOf), used by this process's first member only.
 struct GroupState {
   uint64_t key = 0;
+  /// The tag of its MPI messages with processes it has no mailboxes with.
   int64_t tag = 0;
   std::vector<Peer> peers;
   /// The group's processes, and this one's place among them.
@@ -140,8 +149,8 @@ struct GroupState {
   /// outputs (computeOwnPart's `members` and `outputs`).
   std::unique_ptr<Announcement[]> everyone;
   /// The other processes' inputs when they do not travel with their
-  /// headers (64-byte aligned, never freed: the state lives as long as its
-  /// slot).
+  /// headers (64-byte aligned, never freed: the state lives as long as the
+  /// process).
   char *received = nullptr;
   size_t capacity = 0;
   /// When traced: when the last other process's header had come in the
@@ -170,10 +179,12 @@ uint64_t groupKey(const Collective &call, int64_t leader) {
 }
 
 GroupState *createState(const Collective &call, const GroupPos &pos,
-                        const GroupSlot &slot) {
+                        const GroupSlot &slot, uint64_t key) {
   auto *state = new GroupState;
-  state->key = groupKey(call, pos.leader);
-  state->tag = 1 + int64_t(state->key % uint64_t(processLayout().tagLimit));
+  state->key = key;
+  state->tag =
+      kFirstHashTag +
+      int64_t(key % uint64_t(processLayout().tagLimit - kFirstHashTag + 1));
   int64_t devices = gridSize(call);
   for (int64_t rank = 0; rank < pos.size; ++rank) {
     int64_t process =
@@ -195,6 +206,7 @@ GroupState *createState(const Collective &call, const GroupPos &pos,
   state->processes = int64_t(state->peers.size()) + 1;
   for (Peer &peer : state->peers) {
     peer.mailboxes = mailboxesWith(peer.process, state->key);
+    peer.tag = peer.mailboxes ? 1 + peer.mailboxes.index() : state->tag;
     if (!peer.mailboxes)
       peer.storage.reset(new HeaderMessage);
     peer.position = 0;
@@ -207,6 +219,22 @@ GroupState *createState(const Collective &call, const GroupPos &pos,
   }
   state->everyone.reset(
       new Announcement[size_t(pos.size) + slot.groupRanks.size()]);
+  return state;
+}
+
+/// The exchange state of the group of `call` in `slot`. Slots of one group
+/// share it: two pmaps whose groups tables are equal have two copies of the
+/// table, and so two slots, but one group, whose collectives every process
+/// numbers in one sequence (and whose mailboxes are one pair).
+GroupState *stateOf(const Collective &call, const GroupPos &pos,
+                    const GroupSlot &slot) {
+  static std::mutex mutex;
+  static auto *states = new std::unordered_map<uint64_t, GroupState *>;
+  uint64_t key = groupKey(call, pos.leader);
+  std::lock_guard<std::mutex> lock(mutex);
+  GroupState *&state = (*states)[key];
+  if (!state)
+    state = createState(call, pos, slot, key);
   return state;
 }
 
@@ -414,15 +442,29 @@ void finishMessages(GroupState &state, const char *op) {
       }
     }
     if (now >= deadline) {
-      std::string missing;
+      // Processes whose header never came did not reach the collective;
+      // those whose data did not all come did, and may wait themselves.
+      std::string silent, unfinished;
       for (const Peer &peer : state.peers) {
-        bool arrived = peer.headerMessage.done;
-        for (const Message &m : peer.data)
-          arrived = arrived && m.done;
-        if (!arrived)
-          missing +=
-              (missing.empty() ? "" : ", ") + std::to_string(peer.process);
+        bool dataCame = std::all_of(peer.data.begin(), peer.data.end(),
+                                    [](const Message &m) { return m.done; });
+        auto add = [&](std::string &list) {
+          list += (list.empty() ? "" : ", ") + std::to_string(peer.process);
+        };
+        if (!peer.headerMessage.done)
+          add(silent);
+        else if (!dataCame)
+          add(unfinished);
       }
+      std::string missing =
+          silent.empty() && unfinished.empty()
+              ? std::string("its own messages were not taken")
+              : (silent.empty() ? "" : "nothing came from process " + silent) +
+                    (!silent.empty() && !unfinished.empty() ? "; " : "") +
+                    (unfinished.empty() ? ""
+                                        : "process " + unfinished +
+                                              " reached it, but its data did "
+                                              "not all come");
       char seconds[32];
       std::snprintf(seconds, sizeof(seconds), "%g",
                     std::chrono::duration<double>(collectiveTimeout()).count());
@@ -431,9 +473,7 @@ void finishMessages(GroupState &state, const char *op) {
               seconds +
               " s for the other processes of its group (at collective #" +
               std::to_string(state.own->header.number) + " of the group); " +
-              (missing.empty() ? std::string("its own messages were not taken")
-                               : "nothing came from process " + missing) +
-              ". Processes must run the same collectives in the same order; "
+              missing + ". Processes must run the same collectives in the same order; "
               "PCC_COLLECTIVE_TIMEOUT sets the limit in seconds");
     }
     pause(now - start);
@@ -456,7 +496,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
                      const Fingerprint &fingerprint, bool split,
                      bool headersOnly = false) {
   if (!slot.processState)
-    slot.processState = createState(call, pos, slot);
+    slot.processState = stateOf(call, pos, slot);
   auto *state = static_cast<GroupState *>(slot.processState);
   const char *op = call.name();
   size_t inBytes = headersOnly ? 0 : call.inBytes();
@@ -503,7 +543,6 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
   }
   const char *what = mpiWhere(*state, op);
 
-  int64_t tag = state->tag;
   size_t offset = 0;
   bool sendInline = fits(members);
   size_t inlineBytes = sendInline ? members * inBytes : 0;
@@ -529,7 +568,8 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
       } else {
         peer.first = peer.storage.get();
         postReceive(peer.headerMessage, peer.storage.get(),
-                    sizeof(HeaderMessage), peer.process, tag, what, *lock);
+                    sizeof(HeaderMessage), peer.process, peer.tag, what,
+                    *lock);
       }
       peer.data.clear();
       for (size_t k = 0; k < peer.ranks.size(); ++k) {
@@ -543,7 +583,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
         input.in = part - size_t(lo) * elem;
         postPieces(peer.data, part, partBytes,
                    [&](Message &m, char *at, int64_t n) {
-                     postReceive(m, at, n, peer.process, tag, what, *lock);
+                     postReceive(m, at, n, peer.process, peer.tag, what, *lock);
                    });
         offset += partBytes;
       }
@@ -558,7 +598,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
       } else {
         state->sends.emplace_back();
         postSend(state->sends.back(), state->own.get(), sentBytes,
-                 peer.process, tag, what, *lock);
+                 peer.process, peer.tag, what, *lock);
       }
       if (sendInline)
         continue;
@@ -570,7 +610,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
                    static_cast<const char *>(local[l].in) + size_t(peerLo) * elem,
                    size_t(peerHi - peerLo) * elem,
                    [&](Message &m, const char *at, int64_t n) {
-                     postSend(m, at, n, peer.process, tag, what, *lock);
+                     postSend(m, at, n, peer.process, peer.tag, what, *lock);
                    });
     }
   }
@@ -597,11 +637,11 @@ void shareSlices(GroupState &state, const Collective &call, char *out) {
       postPieces(peer.data, out + size_t(peerLo) * elem,
                  size_t(peerHi - peerLo) * elem,
                  [&](Message &m, char *at, int64_t n) {
-                   postReceive(m, at, n, peer.process, state.tag, what, lock);
+                   postReceive(m, at, n, peer.process, peer.tag, what, lock);
                  });
       postPieces(state.sends, out + size_t(lo) * elem, size_t(hi - lo) * elem,
                  [&](Message &m, const char *at, int64_t n) {
-                   postSend(m, at, n, peer.process, state.tag, what, lock);
+                   postSend(m, at, n, peer.process, peer.tag, what, lock);
                  });
     }
   }

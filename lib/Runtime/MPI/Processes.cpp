@@ -156,10 +156,9 @@ struct alignas(64) Lane {
 // The memory is shared between processes, zeroed by MPI's first process.
 static_assert(std::atomic<uint64_t>::is_always_lock_free);
 
-/// At most this much shared memory for the mailboxes, and at most
-/// kLanesPerPair pairs between two processes: groups beyond them use MPI.
+/// At most this much shared memory for the mailboxes (with many
+/// processes, fewer than kMailboxesPerPair pairs between two of them).
 constexpr int64_t kMailboxMemory = 16 << 20;
-constexpr int64_t kLanesPerPair = 8;
 
 /// The job's processes on this machine: each process's place here (-1
 /// when on another machine), and the mailboxes of every pair of them.
@@ -189,7 +188,7 @@ std::string openMachine() {
   const char *shared = std::getenv("PCC_SHARED_MEMORY");
   if (pairs > 0 && !(shared && std::string(shared) == "0"))
     machine.lanesPerPair = std::min<int64_t>(
-        kLanesPerPair, kMailboxMemory / (pairs * int64_t(sizeof(Lane))));
+        kMailboxesPerPair, kMailboxMemory / (pairs * int64_t(sizeof(Lane))));
   void *base = nullptr;
   if (int code = mpi.machineMemory(
           pairs * machine.lanesPerPair * int64_t(sizeof(Lane)), &base))
@@ -247,13 +246,15 @@ Mailboxes mailboxesWith(int64_t peer, uint64_t key) {
   // Both processes probe the lanes in the same order, and an owner once
   // set never changes: they stop at the same lane, or find none.
   for (int64_t k = 0; k < machine.lanesPerPair; ++k) {
-    Lane &lane = lanes[(key + uint64_t(k)) % uint64_t(machine.lanesPerPair)];
+    int64_t index = int64_t((key + uint64_t(k)) % uint64_t(machine.lanesPerPair));
+    Lane &lane = lanes[index];
     uint64_t owner = 0;
     if (lane.owner.compare_exchange_strong(owner, key,
                                            std::memory_order_acq_rel) ||
         owner == key) {
       mailboxes.out = &lane.ways[own < other ? 0 : 1];
       mailboxes.in = &lane.ways[own < other ? 1 : 0];
+      mailboxes.lane = index;
       return mailboxes;
     }
   }

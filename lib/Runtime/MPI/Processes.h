@@ -81,6 +81,9 @@ bool testMessage(Message &message, const char *where, const MpiLock &);
 
 /// The largest message a mailbox carries.
 constexpr int64_t kMailboxBytes = 64 + (16 << 10);
+/// The most pairs of mailboxes that two processes have (groups beyond
+/// them use MPI).
+constexpr int64_t kMailboxesPerPair = 8;
 
 /// One group's mailboxes with another process of the same machine, in
 /// memory the two share: a message per collective each way, written and
@@ -92,6 +95,10 @@ constexpr int64_t kMailboxBytes = 64 + (16 << 10);
 class Mailboxes {
 public:
   explicit operator bool() const { return out != nullptr; }
+  /// Which of the two processes' pairs of mailboxes, from 0 to
+  /// kMailboxesPerPair - 1: distinct for the groups that use mailboxes
+  /// between them.
+  int64_t index() const { return lane; }
   /// Where to write message `number` (1, 2, ... : one per collective).
   char *outbox(uint64_t number, const char *where) const;
   /// Sends message `number`, `bytes` of them written at outbox(number).
@@ -106,6 +113,7 @@ public:
 private:
   friend Mailboxes mailboxesWith(int64_t peer, uint64_t key);
   Way *out = nullptr, *in = nullptr;
+  int64_t lane = -1;
 };
 
 /// The mailboxes of the group named `key` (nonzero, the same in both
