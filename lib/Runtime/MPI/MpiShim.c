@@ -78,8 +78,8 @@ PCC_MPI_EXPORT int pcc_mpi_machine(int *ranks, int *size) {
 PCC_MPI_EXPORT int pcc_mpi_machine_memory(int64_t bytes, void **base) {
   *base = NULL;
   long long wanted = bytes, least = 0;
-  int status = MPI_Allreduce(&wanted, &least, 1, MPI_LONG_LONG, MPI_MIN,
-                             machine);
+  int status =
+      MPI_Allreduce(&wanted, &least, 1, MPI_LONG_LONG, MPI_MIN, machine);
   if (status != MPI_SUCCESS || least == 0)
     return status;
   int place;

@@ -405,8 +405,8 @@ void finishMessages(GroupState &state, const char *op) {
       if (!peer.headerMessage.done) {
         Message &header = peer.headerMessage;
         bool came = peer.mailboxes
-                        ? (header.done = peer.mailboxes.received(
-                               number, header.arrived))
+                        ? (header.done =
+                               peer.mailboxes.received(number, header.arrived))
                         : testMessage(header, what, *lock);
         // The data is read only once the header says it is what this
         // process expects.
@@ -473,7 +473,8 @@ void finishMessages(GroupState &state, const char *op) {
               seconds +
               " s for the other processes of its group (at collective #" +
               std::to_string(state.own->header.number) + " of the group); " +
-              missing + ". Processes must run the same collectives in the same order; "
+              missing +
+              ". Processes must run the same collectives in the same order; "
               "PCC_COLLECTIVE_TIMEOUT sets the limit in seconds");
     }
     pause(now - start);
@@ -568,8 +569,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
       } else {
         peer.first = peer.storage.get();
         postReceive(peer.headerMessage, peer.storage.get(),
-                    sizeof(HeaderMessage), peer.process, peer.tag, what,
-                    *lock);
+                    sizeof(HeaderMessage), peer.process, peer.tag, what, *lock);
       }
       peer.data.clear();
       for (size_t k = 0; k < peer.ranks.size(); ++k) {
@@ -597,8 +597,8 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
         peer.mailboxes.send(number, sentBytes);
       } else {
         state->sends.emplace_back();
-        postSend(state->sends.back(), state->own.get(), sentBytes,
-                 peer.process, peer.tag, what, *lock);
+        postSend(state->sends.back(), state->own.get(), sentBytes, peer.process,
+                 peer.tag, what, *lock);
       }
       if (sendInline)
         continue;
@@ -607,7 +607,8 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
         processSlice(call, state->processes, peer.position, peerLo, peerHi);
       for (size_t l = 0; l < members; ++l)
         postPieces(state->sends,
-                   static_cast<const char *>(local[l].in) + size_t(peerLo) * elem,
+                   static_cast<const char *>(local[l].in) +
+                       size_t(peerLo) * elem,
                    size_t(peerHi - peerLo) * elem,
                    [&](Message &m, const char *at, int64_t n) {
                      postSend(m, at, n, peer.process, peer.tag, what, *lock);

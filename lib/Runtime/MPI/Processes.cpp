@@ -207,9 +207,8 @@ char *Mailboxes::outbox(uint64_t number, const char *where) const {
   // wrote its message number - 1 (at its next collective of the group),
   // which this one has received (acquiring its reads), or it would not be
   // at message number: the box is free.
-  if (number > 1 &&
-      in->boxes[(number - 1) % 2].number.load(std::memory_order_relaxed) !=
-          number - 1)
+  if (number > 1 && in->boxes[(number - 1) % 2].number.load(
+                        std::memory_order_relaxed) != number - 1)
     failRun(std::string("internal error in ") + where +
             ": a mailbox between processes is still full; please report it");
   return out->boxes[number % 2].data;
@@ -246,7 +245,8 @@ Mailboxes mailboxesWith(int64_t peer, uint64_t key) {
   // Both processes probe the lanes in the same order, and an owner once
   // set never changes: they stop at the same lane, or find none.
   for (int64_t k = 0; k < machine.lanesPerPair; ++k) {
-    int64_t index = int64_t((key + uint64_t(k)) % uint64_t(machine.lanesPerPair));
+    int64_t index =
+        int64_t((key + uint64_t(k)) % uint64_t(machine.lanesPerPair));
     Lane &lane = lanes[index];
     uint64_t owner = 0;
     if (lane.owner.compare_exchange_strong(owner, key,
