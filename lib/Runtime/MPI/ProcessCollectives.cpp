@@ -77,8 +77,9 @@ static_assert(sizeof(HeaderMessage) <= size_t(kMailboxBytes));
 /// The tag of the messages that carry call sites' texts (siteOfPeer).
 /// Messages of a group between two processes that share mailboxes take
 /// the mailboxes' tag (1 + their index: distinct for the groups that use
-/// them), others a hash of the group above those: two groups whose hashes
-/// meet send headers by MPI, which tell them apart (checkHeader).
+/// them), others a hash of the group above those. Two groups whose hashes
+/// meet (one chance in 2^31 per pair, with Open MPI) stop the run with an
+/// internal error when their headers cross (checkHeader).
 constexpr int64_t kSiteTag = 0;
 constexpr int64_t kFirstHashTag = 1 + kMailboxesPerPair;
 
