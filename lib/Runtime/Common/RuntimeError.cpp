@@ -2,6 +2,8 @@
 
 #include "RuntimeError.h"
 
+#include "Processes.h"
+
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -14,8 +16,11 @@ void failRun(const std::string &message) {
   static std::atomic<bool> failing{false};
   if (!failing.exchange(true)) {
     std::fflush(stdout);
-    std::fprintf(stderr, "pcc runtime error: %s\n", message.c_str());
-    std::fflush(stderr);
+    // Under mpirun, once per machine: the launcher ends the others.
+    if (firstToReport()) {
+      std::fprintf(stderr, "pcc runtime error: %s\n", message.c_str());
+      std::fflush(stderr);
+    }
     std::_Exit(1);
   }
   for (;;)

@@ -160,13 +160,22 @@ static_assert(std::atomic<uint64_t>::is_always_lock_free);
 /// processes, fewer than kMailboxesPerPair pairs between two of them).
 constexpr int64_t kMailboxMemory = 16 << 20;
 
+/// What the machine's processes share: whether one of them has reported
+/// an error; after it, the mailboxes of every pair of them.
+struct alignas(64) SharedMemory {
+  std::atomic<bool> errorReported;
+  Lane *lanes() { return reinterpret_cast<Lane *>(this + 1); }
+};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
 /// The job's processes on this machine: each process's place here (-1
-/// when on another machine), and the mailboxes of every pair of them.
+/// when on another machine), and the memory they share (none with
+/// PCC_SHARED_MEMORY=0, alone on the machine, or where MPI gives none).
 struct Machine {
   std::vector<int64_t> place;
   int64_t size = 0;
   int64_t lanesPerPair = 0;
-  Lane *lanes = nullptr;
+  SharedMemory *shared = nullptr;
 };
 Machine machine;
 
@@ -185,17 +194,21 @@ std::string openMachine() {
   layout.localRank = machine.place[size_t(layout.rank)];
   layout.localCount = machine.size;
   int64_t pairs = machine.size * (machine.size - 1) / 2;
-  const char *shared = std::getenv("PCC_SHARED_MEMORY");
-  if (pairs > 0 && !(shared && std::string(shared) == "0"))
+  const char *wanted = std::getenv("PCC_SHARED_MEMORY");
+  bool share = pairs > 0 && !(wanted && std::string(wanted) == "0");
+  if (share)
     machine.lanesPerPair = std::min<int64_t>(
         kMailboxesPerPair, kMailboxMemory / (pairs * int64_t(sizeof(Lane))));
   void *base = nullptr;
   if (int code = mpi.machineMemory(
-          pairs * machine.lanesPerPair * int64_t(sizeof(Lane)), &base))
+          share ? int64_t(sizeof(SharedMemory)) +
+                      pairs * machine.lanesPerPair * int64_t(sizeof(Lane))
+                : 0,
+          &base))
     return "cannot share memory between the processes on this machine: " +
            mpiError(code);
-  machine.lanes = static_cast<Lane *>(base);
-  if (!machine.lanes)
+  machine.shared = static_cast<SharedMemory *>(base);
+  if (!machine.shared)
     machine.lanesPerPair = 0;
   return "";
 }
@@ -234,14 +247,14 @@ bool Mailboxes::received(uint64_t number, int64_t &bytes) const {
 
 Mailboxes mailboxesWith(int64_t peer, uint64_t key) {
   Mailboxes mailboxes;
-  if (!machine.lanes || key == 0 || peer < 0 || peer >= layout.count ||
+  if (!machine.lanesPerPair || key == 0 || peer < 0 || peer >= layout.count ||
       machine.place[size_t(peer)] < 0)
     return mailboxes;
   int64_t own = machine.place[size_t(layout.rank)];
   int64_t other = machine.place[size_t(peer)];
   int64_t low = std::min(own, other), high = std::max(own, other);
   int64_t pair = low * machine.size - low * (low + 1) / 2 + (high - low - 1);
-  Lane *lanes = machine.lanes + pair * machine.lanesPerPair;
+  Lane *lanes = machine.shared->lanes() + pair * machine.lanesPerPair;
   // Both processes probe the lanes in the same order, and an owner once
   // set never changes: they stop at the same lane, or find none.
   for (int64_t k = 0; k < machine.lanesPerPair; ++k) {
@@ -259,6 +272,10 @@ Mailboxes mailboxesWith(int64_t peer, uint64_t key) {
     }
   }
   return mailboxes;
+}
+
+bool firstToReport() {
+  return !machine.shared || !machine.shared->errorReported.exchange(true);
 }
 
 const ProcessLayout &processLayout() { return layout; }

@@ -123,6 +123,11 @@ private:
 /// PCC_SHARED_MEMORY=0 (what runs between machines, on one).
 Mailboxes mailboxesWith(int64_t peer, uint64_t key);
 
+/// Whether this process is the first of its machine's to report an error
+/// (always where they share no memory): processes that fail together, each
+/// at the same check or each at another's absence, print one message.
+bool firstToReport();
+
 /// Shares the bytes [offsets[p], offsets[p + 1]) at `data`, written by
 /// process p, with every process.
 void allGatherBlocks(void *data, const int64_t *offsets);
