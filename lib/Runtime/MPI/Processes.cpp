@@ -199,12 +199,12 @@ std::string openMachine() {
   if (share)
     machine.lanesPerPair = std::min<int64_t>(
         kMailboxesPerPair, kMailboxMemory / (pairs * int64_t(sizeof(Lane))));
+  int64_t bytes = share
+                      ? int64_t(sizeof(SharedMemory)) +
+                            pairs * machine.lanesPerPair * int64_t(sizeof(Lane))
+                      : 0;
   void *base = nullptr;
-  if (int code = mpi.machineMemory(
-          share ? int64_t(sizeof(SharedMemory)) +
-                      pairs * machine.lanesPerPair * int64_t(sizeof(Lane))
-                : 0,
-          &base))
+  if (int code = mpi.machineMemory(bytes, &base))
     return "cannot share memory between the processes on this machine: " +
            mpiError(code);
   machine.shared = static_cast<SharedMemory *>(base);
