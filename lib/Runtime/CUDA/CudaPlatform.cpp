@@ -20,6 +20,7 @@
 #include "DevicePool.h"
 #include "GpuPlatform.h"
 #include "Processes.h"
+#include "RuntimeError.h"
 #include "Trace.h"
 
 #include <algorithm>
@@ -100,13 +101,11 @@ thread_local const char *lastLaunched = nullptr;
   std::string text(size_t(std::max(length, 0)) + 1, '\0');
   std::vsnprintf(text.data(), text.size(), format, args);
   text.pop_back();
-  std::string line = "pcc: error: ";
+  std::string line;
   if (CudaDevice *d = boundDevice)
     line += "device " + std::to_string(d->index) + " (GPU " +
             std::to_string(d->gpu) + "): ";
-  line += text + suffix + "\n";
-  std::fputs(line.c_str(), stderr);
-  std::fflush(stderr);
+  reportError(line + text + suffix, "pcc: error");
   std::_Exit(1);
 }
 

@@ -2,6 +2,8 @@
 
 #include "BlasChoice.h"
 
+#include "RuntimeError.h"
+
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -32,7 +34,7 @@ std::string invalidBlasChoice() {
 bool checkBlasChoice() {
   if (blasChoice() != BlasChoice::Invalid)
     return true;
-  std::fprintf(stderr, "pcc runtime error: %s\n", invalidBlasChoice().c_str());
+  reportError(invalidBlasChoice());
   return false;
 }
 

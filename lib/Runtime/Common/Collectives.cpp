@@ -42,7 +42,7 @@
 namespace pcc::runtime {
 
 void collectiveFatal(const char *what, const char *detail) {
-  std::fprintf(stderr, "pcc runtime error: %s: %s\n", what, detail);
+  reportError(std::string(what) + ": " + detail);
   std::abort();
 }
 
@@ -62,10 +62,9 @@ double timeoutSetting() {
 bool checkCollectiveTimeout() {
   if (timeoutSetting() >= 0)
     return true;
-  std::fprintf(stderr,
-               "pcc runtime error: PCC_COLLECTIVE_TIMEOUT must be a positive "
-               "number of seconds, not '%s'\n",
-               std::getenv("PCC_COLLECTIVE_TIMEOUT"));
+  reportError(std::string("PCC_COLLECTIVE_TIMEOUT must be a positive number "
+                          "of seconds, not '") +
+              std::getenv("PCC_COLLECTIVE_TIMEOUT") + "'");
   return false;
 }
 

@@ -32,6 +32,7 @@
 #include "Fibers.h"
 #include "Memory.h"
 #include "Processes.h"
+#include "RuntimeError.h"
 #include "StackGuard.h"
 #include "Sync.h"
 #include "Trace.h"
@@ -267,8 +268,8 @@ bool readCount(const char *name, long long least, const char *what,
   errno = 0;
   long long number = std::strtoll(text, &end, 10);
   if (end == text || *end || errno || number < least) {
-    std::fprintf(stderr, "pcc runtime error: %s must be %s, not '%s'\n", name,
-                 what, text);
+    reportError(std::string(name) + " must be " + what + ", not '" + text +
+                "'");
     return false;
   }
   value = number;
@@ -305,10 +306,9 @@ bool initialize(Pool &p) {
   bool pin = !multiProcess();
   if (const char *text = std::getenv("PCC_PIN_THREADS")) {
     if (std::strcmp(text, "0") && std::strcmp(text, "1")) {
-      std::fprintf(stderr,
-                   "pcc runtime error: PCC_PIN_THREADS must be 1 (pin the "
-                   "threads that run devices to cores) or 0, not '%s'\n",
-                   text);
+      reportError(std::string("PCC_PIN_THREADS must be 1 (pin the threads "
+                              "that run devices to cores) or 0, not '") +
+                  text + "'");
       return false;
     }
     pin = *text == '1';
@@ -322,7 +322,7 @@ bool initialize(Pool &p) {
   }
   p.hostThreads = p.defaultHostThreads;
   if (std::atexit(shutdownPool) != 0) {
-    std::fprintf(stderr, "pcc runtime error: cannot register atexit\n");
+    reportError("cannot register atexit");
     return false;
   }
   p.initialized = true;
@@ -350,16 +350,15 @@ bool ensureWorkers(Pool &p, int64_t n) {
     }
     Worker *w = new (std::nothrow) Worker;
     if (!w) {
-      std::fprintf(stderr, "pcc runtime error: out of memory\n");
+      reportError("out of memory");
       ok = false;
       break;
     }
     int err = pthread_create(&w->thread, &attr, workerMain, w);
     if (err != 0) {
-      std::fprintf(stderr,
-                   "pcc runtime error: cannot create device thread %zu of "
-                   "%lld: %s\n",
-                   p.workers.size() + 1, (long long)n + 1, std::strerror(err));
+      reportError("cannot create device thread " +
+                  std::to_string(p.workers.size() + 1) + " of " +
+                  std::to_string(n + 1) + ": " + std::strerror(err));
       delete w;
       ok = false;
       break;
@@ -442,15 +441,13 @@ int32_t runDevices(int64_t num_devices,
                    void (*body)(void *args, int64_t device), void *args,
                    bool threadPerDevice, int64_t work, const void *site) {
   if (num_devices < 0 || (!body && num_devices > 0)) {
-    std::fprintf(stderr,
-                 "pcc runtime error: pcc_run_devices: invalid arguments "
-                 "(num_devices = %lld)\n",
-                 (long long)num_devices);
+    reportError("pcc_run_devices: invalid arguments (num_devices = " +
+                std::to_string(num_devices) + ")");
     return 1;
   }
   if (isDeviceThread) {
-    std::fprintf(stderr, "pcc runtime error: pcc_run_devices called from a "
-                         "device thread (nested device runs)\n");
+    reportError("pcc_run_devices called from a device thread (nested "
+                "device runs)");
     return 1;
   }
   if (num_devices == 0)
@@ -532,9 +529,8 @@ extern "C" int32_t pcc_run_devices(int64_t num_devices,
 
 extern "C" int32_t pcc_set_host_threads(int64_t threads) {
   if (threads < 0) {
-    std::fprintf(stderr,
-                 "pcc runtime error: pcc_set_host_threads: %lld threads\n",
-                 (long long)threads);
+    reportError("pcc_set_host_threads: " + std::to_string(threads) +
+                " threads");
     return 1;
   }
   Pool &p = pool();

@@ -14,6 +14,7 @@
 
 #include "Collectives.h"
 #include "Mappings.h"
+#include "RuntimeError.h"
 #include "StackGuard.h"
 
 #include "FiberSwitch.h"
@@ -216,26 +217,27 @@ bool reserveFiberStacks(int64_t numDevices) {
   int64_t needed = 2 * (numDevices - int64_t(all.size()));
   if (limit > 0 && inUse >= 0 && inUse + needed > limit - limit / 4) {
     int64_t most = int64_t(all.size()) + (limit - limit / 4 - inUse) / 2;
-    std::fprintf(stderr,
-                 "pcc runtime error: %lld devices need %lld memory mappings "
-                 "for their stacks (a stack and a guard page each), more "
-                 "than vm.max_map_count = %lld leaves (the process has %lld): "
-                 "run at most %lld devices per process, or raise the limit "
-                 "(sysctl vm.max_map_count=%lld)\n",
-                 static_cast<long long>(numDevices),
-                 static_cast<long long>(needed), static_cast<long long>(limit),
-                 static_cast<long long>(inUse),
-                 static_cast<long long>(most > 0 ? most : 0),
-                 static_cast<long long>(4 * (inUse + needed) / 3 + 1));
+    char message[512];
+    std::snprintf(message, sizeof(message),
+                  "%lld devices need %lld memory mappings "
+                  "for their stacks (a stack and a guard page each), more "
+                  "than vm.max_map_count = %lld leaves (the process has %lld): "
+                  "run at most %lld devices per process, or raise the limit "
+                  "(sysctl vm.max_map_count=%lld)",
+                  static_cast<long long>(numDevices),
+                  static_cast<long long>(needed), static_cast<long long>(limit),
+                  static_cast<long long>(inUse),
+                  static_cast<long long>(most > 0 ? most : 0),
+                  static_cast<long long>(4 * (inUse + needed) / 3 + 1));
+    reportError(message);
     return false;
   }
   while (int64_t(all.size()) < numDevices) {
     char *stack = mapFiberStack(kDeviceStackSize);
     if (!stack) {
-      std::fprintf(stderr,
-                   "pcc runtime error: cannot map a %zu MiB stack for device "
-                   "%zu: %s\n",
-                   kDeviceStackSize >> 20, all.size(), std::strerror(errno));
+      reportError("cannot map a " + std::to_string(kDeviceStackSize >> 20) +
+                  " MiB stack for device " + std::to_string(all.size()) + ": " +
+                  std::strerror(errno));
       return false;
     }
     all.push_back(stack);

@@ -13,6 +13,7 @@
 #include "Memory.h"
 #include "GpuPlatform.h"
 #include "Mappings.h"
+#include "RuntimeError.h"
 
 #include "pcc/Runtime/pcc_runtime.h"
 
@@ -59,11 +60,9 @@ uint64_t limit() {
 
 [[noreturn]] void outOfMemory(const char *format, unsigned long long a,
                               unsigned long long b, unsigned long long c) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "pcc: error: ");
-  std::fprintf(stderr, format, a, b, c);
-  std::fprintf(stderr, "\n");
-  std::fflush(stderr);
+  char message[512];
+  std::snprintf(message, sizeof(message), format, a, b, c);
+  reportError(message, "pcc: error");
   _Exit(1);
 }
 

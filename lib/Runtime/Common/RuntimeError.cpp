@@ -12,15 +12,19 @@
 
 namespace pcc::runtime {
 
+void reportError(const std::string &message, const char *prefix) {
+  if (!firstToReport())
+    return;
+  std::fflush(stdout);
+  std::fprintf(stderr, "%s: %s\n", prefix, message.c_str());
+  std::fflush(stderr);
+}
+
 void failRun(const std::string &message) {
   static std::atomic<bool> failing{false};
   if (!failing.exchange(true)) {
-    std::fflush(stdout);
     // Under mpirun, once per machine: the launcher ends the others.
-    if (firstToReport()) {
-      std::fprintf(stderr, "pcc runtime error: %s\n", message.c_str());
-      std::fflush(stderr);
-    }
+    reportError(message);
     std::_Exit(1);
   }
   for (;;)

@@ -7,6 +7,12 @@
 
 namespace pcc::runtime {
 
+/// Prints `PREFIX: MESSAGE` on stderr, unless another process of this
+/// machine has printed an error (under mpirun, processes that fail
+/// together, each at the same check, print one message).
+void reportError(const std::string &message,
+                 const char *prefix = "pcc runtime error");
+
 /// Prints `pcc runtime error: MESSAGE` and ends the process with status 1.
 /// Devices that fail at once (every member of a group, every device past an
 /// index) print one message: the first; the others wait for the exit.

@@ -13,6 +13,7 @@
 
 #include "Trace.h"
 #include "Processes.h"
+#include "RuntimeError.h"
 
 #include "pcc/Runtime/pcc_runtime.h"
 
@@ -293,8 +294,9 @@ void writeAtExit() {
     written = std::fclose(f) == 0 && written;
   }
   if (!written || std::rename(partial.c_str(), s.path.c_str()) != 0) {
-    std::fprintf(stderr, "pcc: error: cannot write the trace '%s': %s\n",
-                 s.path.c_str(), std::strerror(errno));
+    reportError("cannot write the trace '" + s.path +
+                    "': " + std::strerror(errno),
+                "pcc: error");
     std::remove(partial.c_str());
     std::fflush(nullptr);
     std::_Exit(1);
@@ -381,7 +383,7 @@ bool initialize() {
   State &s = state();
   std::string error;
   if (!requested(s.path, s.profile, error)) {
-    std::fprintf(stderr, "pcc runtime error: %s\n", error.c_str());
+    reportError(error);
     return ok = false;
   }
   if (!s.path.empty()) {
@@ -397,8 +399,9 @@ bool initialize() {
     else
       probe = std::fopen(partial.c_str(), "w");
     if (!probe) {
-      std::fprintf(stderr, "pcc: error: cannot write the trace '%s': %s\n",
-                   s.path.c_str(), std::strerror(errno));
+      reportError("cannot write the trace '" + s.path +
+                      "': " + std::strerror(errno),
+                  "pcc: error");
       return ok = false;
     }
     std::fclose(probe);

@@ -377,8 +377,7 @@ extern "C" int32_t pcc_broadcast(void *data, int64_t bytes) {
     return 0;
   MpiLock lock;
   if (int code = mpi.broadcast(data, bytes)) {
-    std::fprintf(stderr, "pcc runtime error: MPI failed in a broadcast: %s\n",
-                 mpiError(code).c_str());
+    reportError("MPI failed in a broadcast: " + mpiError(code));
     return 1;
   }
   return 0;
