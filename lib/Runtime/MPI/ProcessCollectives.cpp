@@ -457,15 +457,21 @@ void finishMessages(GroupState &state, const char *op) {
         else if (!dataCame)
           add(unfinished);
       }
+      auto processes = [](const std::string &list) {
+        return (list.find(',') == std::string::npos ? "process "
+                                                    : "processes ") +
+               list;
+      };
       std::string missing =
           silent.empty() && unfinished.empty()
               ? std::string("its own messages were not taken")
-              : (silent.empty() ? "" : "nothing came from process " + silent) +
+              : (silent.empty() ? ""
+                                : "nothing came from " + processes(silent)) +
                     (!silent.empty() && !unfinished.empty() ? "; " : "") +
-                    (unfinished.empty() ? ""
-                                        : "process " + unfinished +
-                                              " reached it, but its data did "
-                                              "not all come");
+                    (unfinished.empty()
+                         ? ""
+                         : processes(unfinished) + " reached it, but not all "
+                                                   "of the data came");
       char seconds[32];
       std::snprintf(seconds, sizeof(seconds), "%g",
                     std::chrono::duration<double>(collectiveTimeout()).count());
