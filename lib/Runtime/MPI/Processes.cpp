@@ -1,8 +1,9 @@
 //===- Processes.cpp - Devices split over the processes of an MPI job -----===//
 //
 // Finds the job, loads libpcc_mpi.so (MpiShim.c) and wraps its calls, one
-// thread at a time. Implements pcc_processes_init, pcc_process_rank,
-// pcc_process_count, pcc_broadcast and pcc_share_output.
+// thread at a time; lays out the memory the machine's processes share (the
+// error flag, the mailboxes). Implements pcc_processes_init,
+// pcc_process_rank, pcc_process_count, pcc_broadcast and pcc_share_output.
 //
 //===----------------------------------------------------------------------===//
 
@@ -180,8 +181,7 @@ struct Machine {
 Machine machine;
 
 /// Finds the job's processes on this machine (layout.localRank and
-/// localCount) and shares the mailboxes' memory between them; returns an
-/// error, or "".
+/// localCount) and the memory they share; returns an error, or "".
 std::string openMachine() {
   std::vector<int> ranks(size_t(layout.count));
   int size = 0;

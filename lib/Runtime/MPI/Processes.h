@@ -6,9 +6,11 @@
 // linear indices, process p running block p. This layer finds the job
 // (Open MPI's environment; nothing to configure), loads MPI through
 // libpcc_mpi.so (MpiShim.c) only then, and offers what the rest of the
-// runtime needs of it: the block of devices to run, and messages between
-// processes, made by one thread at a time. Without a launcher there is one
-// process and MPI is never loaded.
+// runtime needs of it: the block of devices to run, messages between
+// processes (MPI's, made by one thread at a time, and mailboxes in memory
+// that the processes of a machine share), and one error report per
+// machine. Without a launcher there is one process and MPI is never
+// loaded.
 //
 //===----------------------------------------------------------------------===//
 
