@@ -21,6 +21,7 @@
 #include "GpuPlatform.h"
 #include "Processes.h"
 #include "RuntimeError.h"
+#include "StackGuard.h"
 #include "Trace.h"
 
 #include <algorithm>
@@ -539,8 +540,10 @@ extern "C" void pcc_cuda_launch(int64_t num_devices,
   // Under mpirun, this process runs its block [first, first + count) of
   // the devices (Processes.h).
   int64_t first = 0, count = num_devices;
-  if (multiProcess() && num_devices >= 0)
+  if (multiProcess() && num_devices >= 0) {
     localDevices(num_devices, first, count);
+    numberDevicesFrom(first);
+  }
   std::vector<CudaDevice *> devices;
   CUstream hostStream = nullptr;
   if (count > 0 && !boundDevice) {

@@ -588,6 +588,7 @@ extern "C" void pcc_launch(int64_t num_devices,
     BlockOfDevices block{body, args, 0};
     int64_t count;
     localDevices(num_devices, block.first, count);
+    numberDevicesFrom(block.first);
     failed = runDevices(count, BlockOfDevices::run, &block,
                         /*threadPerDevice=*/false, work, site);
   } else {

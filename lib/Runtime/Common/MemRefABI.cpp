@@ -200,7 +200,9 @@ extern "C" void _mlir_ciface_pcc_mlir_check_failed(pcc_unranked_memref *message,
       text += *at;
     }
   }
-  failRun(text);
+  // Inside a pmap, the device that failed: the index may depend on it.
+  int64_t device = pcc::runtime::runningDevice();
+  failRun(device < 0 ? text : "device " + std::to_string(device) + ": " + text);
 }
 
 extern "C" void

@@ -10,6 +10,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <string>
 
 namespace pcc::runtime {
@@ -24,6 +25,8 @@ struct StackState {
 };
 
 thread_local StackState current;
+/// See numberDevicesFrom: set before a launch, read by its devices.
+std::atomic<int64_t> firstDevice{0};
 /// The thread's own stack, learnt once.
 thread_local StackState threadStack;
 
@@ -91,6 +94,19 @@ bool ensureThreadStack(size_t size) {
 
 void leaveDeviceStack() { current = getThreadStack(); }
 
+void numberDevicesFrom(int64_t first) {
+  // Launches store it only when it changes: every device of every launch
+  // reads it.
+  if (firstDevice.load(std::memory_order_relaxed) != first)
+    firstDevice.store(first, std::memory_order_relaxed);
+}
+
+int64_t runningDevice() {
+  return current.device < 0
+             ? -1
+             : current.device + firstDevice.load(std::memory_order_relaxed);
+}
+
 void checkStack(const char *function) {
   if (!current.low)
     current = getThreadStack();
@@ -98,9 +114,9 @@ void checkStack(const char *function) {
   auto low = reinterpret_cast<uintptr_t>(current.low);
   if (!low || here >= low + kStackReserve)
     return;
-  std::string who = current.device < 0
-                        ? std::string("the host")
-                        : "device " + std::to_string(current.device);
+  int64_t device = runningDevice();
+  std::string who =
+      device < 0 ? std::string("the host") : "device " + std::to_string(device);
   failRun(std::string(function) + ": recursion deeper than " + who +
           "'s stack allows (" + std::to_string(current.size >> 20) +
           " MiB); recurse less deeply, or iterate with scf.for or scf.while");

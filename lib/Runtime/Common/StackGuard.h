@@ -32,6 +32,14 @@ void enterDeviceStack(int64_t device, const char *low = nullptr,
 /// From now on this thread runs host code (no device) on its own stack.
 void leaveDeviceStack();
 
+/// Under mpirun, device d of this process's launch is the pmap's device
+/// `first` + d (Processes.h): the number runningDevice() gives it.
+void numberDevicesFrom(int64_t first);
+
+/// The pmap's number of the device this thread (or fiber) runs, or -1 in
+/// host code: run-time errors name it.
+int64_t runningDevice();
+
 /// Whether the calling thread's own stack has at least `size` bytes. The
 /// main thread's grows on demand up to RLIMIT_STACK (8 MiB by default),
 /// which this raises to `size` if the hard limit allows.
