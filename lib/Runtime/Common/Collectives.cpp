@@ -801,7 +801,12 @@ void computeOwnPart(const Collective &call, const Announcement *members,
                     const GroupPos &pos, const Announcement *outputs,
                     const GroupPos &sharing, bool stage) {
   size_t inBytes = call.inBytes(), outBytes = call.outBytes(pos.size);
-  bool stream = int64_t(outBytes) >= kStreamBytes;
+  // A reduce-scatter writes a part of the message but reads a whole
+  // message's worth, and streams as an all-reduce of it would (psum_scatter
+  // at N = 2, 1 MiB per device: 0.83x the time of regular stores).
+  bool stream = int64_t(call.kind == Collective::ReduceScatter ? inBytes
+                                                               : outBytes) >=
+                kStreamBytes;
   auto input = [&](int64_t rank, size_t offset) {
     return static_cast<const char *>(members[rank].in) + offset;
   };
