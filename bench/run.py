@@ -7,7 +7,8 @@ plots (docs/benchmarks/*.png) and raw figures (docs/benchmarks/results.json).
     bench/run.py --tiny     every benchmark once at a tiny size, into a
                             scratch directory: proves the harness works
                             (test/bench/tiny.test, with --pcc)
-    bench/run.py --report   rewrites docs/benchmarks.md from the last run's
+    bench/run.py --report   rewrites docs/benchmarks.md (its target rows
+                            too) from the last run's
                             docs/benchmarks/results.json and the current
                             bench/notes.md, measuring nothing
     bench/run.py --only psum_scatter,ppermute
@@ -1673,6 +1674,7 @@ def main():
         out_dir = args.out or os.path.join(ROOT, "docs")
         with open(os.path.join(out_dir, "benchmarks", "results.json")) as f:
             results = json.load(f)
+        results["targets"] = targets(results)
         results["notes"] = read_notes()
         write_report(results, out_dir, command)
         log(f"bench: rewrote {os.path.join(out_dir, 'benchmarks.md')}")
