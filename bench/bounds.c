@@ -118,7 +118,7 @@ static void collective(float *const *dst, int outputs, float *const *src,
  * variant (regular stores or non-temporal ones, in each block size) come in
  * a block of their own, after a pass over the copies that is not timed
  * (short runs right after the arrays were first written, or after another
- * variant's regular stores, pay for the dirty lines those left: 1.2-1.6x
+ * variant's regular stores, pay for the dirty lines those left: 1.1-1.7x
  * the time at 1 MiB per device). */
 static void *runJob(void *arg) {
   struct Job *job = arg;
