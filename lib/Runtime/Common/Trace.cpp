@@ -272,6 +272,12 @@ void printProfile(State &s) {
 /// Where the trace is written before it is renamed to its name.
 std::string partialPath(const State &s) { return s.path + ".partial"; }
 
+/// The error of a trace that cannot be written at `path` (errno says why).
+void reportUnwritable(const std::string &path) {
+  reportError("cannot write the trace '" + path + "': " + std::strerror(errno),
+              "pcc: error");
+}
+
 void writeAtExit() {
   State &s = state();
   if (s.profile)
@@ -294,9 +300,7 @@ void writeAtExit() {
     written = std::fclose(f) == 0 && written;
   }
   if (!written || std::rename(partial.c_str(), s.path.c_str()) != 0) {
-    reportError("cannot write the trace '" + s.path +
-                    "': " + std::strerror(errno),
-                "pcc: error");
+    reportUnwritable(s.path);
     std::remove(partial.c_str());
     std::fflush(nullptr);
     std::_Exit(1);
@@ -399,9 +403,7 @@ bool initialize() {
     else
       probe = std::fopen(partial.c_str(), "w");
     if (!probe) {
-      reportError("cannot write the trace '" + s.path +
-                      "': " + std::strerror(errno),
-                  "pcc: error");
+      reportUnwritable(s.path);
       return ok = false;
     }
     std::fclose(probe);

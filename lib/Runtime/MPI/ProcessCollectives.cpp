@@ -138,6 +138,9 @@ struct GroupState {
   /// The tag of its MPI messages with processes it has no mailboxes with.
   int64_t tag = 0;
   std::vector<Peer> peers;
+  /// Whether some peer has no mailboxes with this process: own's header
+  /// then goes by MPI, its inputs written after it.
+  bool someByMpi = false;
   /// The group's processes, and this one's place among them.
   int64_t processes = 1;
   int64_t position = 0;
@@ -208,8 +211,10 @@ GroupState *createState(const Collective &call, const GroupPos &pos,
   for (Peer &peer : state->peers) {
     peer.mailboxes = mailboxesWith(peer.process, state->key);
     peer.tag = peer.mailboxes ? 1 + peer.mailboxes.index() : state->tag;
-    if (!peer.mailboxes)
+    if (!peer.mailboxes) {
       peer.storage.reset(new HeaderMessage);
+      state->someByMpi = true;
+    }
     peer.position = 0;
     for (const Peer &other : state->peers)
       peer.position += other.process < peer.process;
@@ -560,8 +565,7 @@ GroupState *exchange(GroupSlot &slot, const Collective &call,
     for (size_t l = 0; l < members && inlineBytes; ++l)
       std::memcpy(inputs + l * inBytes, local[l].in, inBytes);
   };
-  if (std::any_of(state->peers.begin(), state->peers.end(),
-                  [](const Peer &peer) { return !peer.mailboxes; }))
+  if (state->someByMpi)
     writeInputs(state->own->inputs);
   {
     LazyMpiLock lock;
