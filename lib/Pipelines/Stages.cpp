@@ -68,7 +68,7 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // generated code makes by name are ahead.
   pm.addPass(pcc::createPCCRenameUserSymbols());
   pm.addPass(createCanonicalizerPass());
-  pm.addPass(pcc::createPCCLowerPackUnpack());
+  pm.addPass(pcc::createPCCDecomposeLinalgOps());
   pm.addPass(createConvertElementwiseToLinalgPass());
   // Integer division by zero and INT_MIN / -1, and shifts by the width or
   // more, give defined results, the same on every backend, instead of a

@@ -42,8 +42,6 @@ static constexpr std::pair<llvm::StringLiteral, llvm::StringLiteral>
         {"tensor.gather", "index with tensor.extract in a linalg.generic"},
         {"tensor.scatter", "write with tensor.insert in an scf.for"},
         {"tensor.bitcast", "use arith.bitcast on the elements (linalg.map)"},
-        {"linalg.softmax",
-         "write it with linalg ops (exp, a sum reduction, a division)"},
         {"bufferization.dealloc_tensor",
          "pcc frees every buffer once nothing reads it: remove the op"},
         {"bufferization.dealloc",
@@ -79,10 +77,14 @@ static bool isAllowedExternal(StringRef name) {
 /// machine's memory, and far from where sizes in bytes overflow.
 static constexpr int64_t kMaxValueBytes = int64_t(1) << 48;
 
-/// Whether pcc compiles values of element type `type` in tensors and
-/// buffers: integers, index and floats (complex and vector elements are not
-/// lowered).
-static bool isSupportedElement(Type type) { return type.isIntOrIndexOrFloat(); }
+/// Whether pcc compiles values of element type `type`: integers, index and
+/// the floats of every backend (f16, bf16, f32, f64). The 8-, 6- and 4-bit
+/// floats and tf32 have no lowering to LLVM, f80 and f128 none to a GPU, and
+/// complex and vector elements none at all.
+static bool isSupportedElement(Type type) {
+  return isa<IntegerType, IndexType, Float16Type, BFloat16Type, Float32Type,
+             Float64Type>(type);
+}
 
 /// Whether pcc compiles values of `type`: shaped types (their elements are
 /// checked on their own), scalars of supported elements, and functions of
@@ -125,13 +127,14 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
       return op->emitError()
              << "the type " << type << " has elements of type "
              << shaped.getElementType()
-             << ", which pcc does not support (integers, index and floats "
-                "only)";
+             << ", which pcc does not support (integers, index, f16, bf16, "
+                "f32 and f64 only)";
     if (!isSupportedValueType(type))
       return op->emitError()
              << "values of type " << type
              << " are not supported by pcc (tensors, buffers and scalars of "
-                "integers, index and floats, and functions of them)";
+                "integers, index, f16, bf16, f32 and f64, and functions of "
+                "them)";
     if (getStaticBytes(type))
       return success();
     return op->emitError() << "the type " << type

@@ -98,7 +98,7 @@ func.func @index_elements() -> tensor<2xi64> {
 
 // Element types pcc does not lower are located errors, wherever they appear.
 func.func @complex_elements() {
-  // expected-error @+1 {{the type 'tensor<2xcomplex<f32>>' has elements of type 'complex<f32>', which pcc does not support (integers, index and floats only)}}
+  // expected-error @+1 {{the type 'tensor<2xcomplex<f32>>' has elements of type 'complex<f32>', which pcc does not support (integers, index, f16, bf16, f32 and f64 only)}}
   %e = tensor.empty() : tensor<2xcomplex<f32>>
   return
 }
@@ -122,7 +122,7 @@ func.func @complex_argument(%x: tensor<3xcomplex<f64>>) {
 
 // So are scalar types it does not lower, in functions' arguments and in the
 // types of functions as values.
-// expected-error @+1 {{values of type 'tuple<i32, f32>' are not supported by pcc (tensors, buffers and scalars of integers, index and floats, and functions of them)}}
+// expected-error @+1 {{values of type 'tuple<i32, f32>' are not supported by pcc (tensors, buffers and scalars of integers, index, f16, bf16, f32 and f64, and functions of them)}}
 func.func @tuple_argument(%t: tuple<i32, f32>) {
   return
 }
@@ -178,11 +178,47 @@ func.func @bitcast(%x: tensor<4xf32>) -> tensor<4xi32> {
 
 // -----
 
-func.func @softmax(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
-  %e = tensor.empty() : tensor<2x4xf32>
-  // expected-error @+1 {{'linalg.softmax' is not supported by pcc yet; write it with linalg ops (exp, a sum reduction, a division)}}
-  %s = linalg.softmax dimension(1) ins(%x : tensor<2x4xf32>) outs(%e : tensor<2x4xf32>) -> tensor<2x4xf32>
-  return %s : tensor<2x4xf32>
+// Floats that have no lowering to LLVM (the 8-bit ones, tf32) or to a GPU
+// (f80, f128), in tensors and as scalars, where the program first makes
+// them rather than where a conversion to LLVM fails.
+func.func @f8_elements(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{the type 'tensor<4xf8E4M3FN>' has elements of type 'f8E4M3FN', which pcc does not support (integers, index, f16, bf16, f32 and f64 only)}}
+  %e = tensor.empty() : tensor<4xf8E4M3FN>
+  return %x : tensor<4xf32>
+}
+
+// -----
+
+func.func @f8_scalar() -> f32 {
+  // expected-error @+1 {{values of type 'f8E5M2' are not supported by pcc}}
+  %b = arith.constant 2.0 : f8E5M2
+  %r = arith.extf %b : f8E5M2 to f32
+  return %r : f32
+}
+
+// -----
+
+func.func @tf32_scalar(%a: f32) -> f32 {
+  // expected-error @+1 {{values of type 'tf32' are not supported by pcc}}
+  %b = arith.truncf %a : f32 to tf32
+  %r = arith.extf %b : tf32 to f32
+  return %r : f32
+}
+
+// -----
+
+// expected-error @+1 {{the type 'tensor<2xf80>' has elements of type 'f80'}}
+func.func @f80_argument(%x: tensor<2xf80>) {
+  return
+}
+
+// -----
+
+func.func @f128_in_a_body(%a: f64) -> f64 {
+  // expected-error @+1 {{values of type 'f128' are not supported by pcc}}
+  %b = arith.extf %a : f64 to f128
+  %r = arith.truncf %b : f128 to f64
+  return %r : f64
 }
 
 // -----

@@ -189,23 +189,31 @@ def PCCExpandMath : Pass<"pcc-expand-math"> {
                            "mlir::math::MathDialect"];
 }
 
-def PCCLowerPackUnpack : Pass<"pcc-lower-pack-unpack"> {
-  let summary = "Lower linalg.pack and linalg.unpack to ops that bufferize";
+def PCCDecomposeLinalgOps : Pass<"pcc-decompose-linalg-ops"> {
+  let summary = "Decompose the linalg ops that do not bufferize";
   let description = [{
-    One-Shot Bufferize has no model of the layout ops `linalg.pack` and
-    `linalg.unpack`. Upstream's own lowering (`linalg::lowerPack`,
-    `linalg::lowerUnPack`, as `transform.structured.lower_pack` applies it)
-    turns them into what bufferizes:
+    One-Shot Bufferize has no model of a few linalg ops. Upstream decomposes
+    each into ops that bufferize, and this pass applies its decompositions:
 
-    - `linalg.pack` into a `tensor.pad` (with its padding value) to whole
+    - `linalg.pack` (`linalg::lowerPack`, as `transform.structured.lower_pack`
+      applies it) into a `tensor.pad` (with its padding value) to whole
       tiles, a `tensor.expand_shape` that splits each tiled dimension into
       (tiles, tile), and a `linalg.transpose` that puts the tiles innermost
       in the requested order;
     - `linalg.unpack` into the inverse `linalg.transpose`, a
       `tensor.collapse_shape`, and a `tensor.extract_slice` that drops the
-      padding.
+      padding;
+    - `linalg.softmax` (its `AggregatedOpInterface`) into `linalg.generic`
+      ops: the maximum along the dimension, the exponentials of the
+      differences from it, their sum, and the quotients;
+    - `linalg.winograd_filter_transform`, `linalg.winograd_input_transform`
+      and `linalg.winograd_output_transform` into `scf.for` loops over
+      tiles whose bodies multiply each tile by the transform's constant
+      matrices (`linalg.matmul`).
   }];
-  let dependentDialects = ["mlir::linalg::LinalgDialect",
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect"];
 }
 
