@@ -159,36 +159,23 @@ FailureOr<EntrySignature> pcc::driver::getEntrySignature(ModuleOp module,
   return signature;
 }
 
-std::optional<int64_t> pcc::driver::countDevices(ModuleOp module) {
-  std::optional<int64_t> devices;
-  module.walk([&](pcc::spmd::PmapOp pmap) {
-    int64_t grid = 1;
-    for (auto op = pmap; op; op = op->getParentOfType<pcc::spmd::PmapOp>())
-      grid *= op.getAxisSize();
-    devices = std::max(devices.value_or(0), grid);
-  });
-  return devices;
-}
-
-/// Each innermost pmap with its grid's size: a nest runs as one launch of
-/// its innermost pmaps' grid.
+/// Each outermost pmap with the devices of its launch: a nest runs as one
+/// launch of all its axes' grid.
 static SmallVector<std::pair<pcc::spmd::PmapOp, int64_t>>
 getLaunchGrids(ModuleOp module) {
   SmallVector<std::pair<pcc::spmd::PmapOp, int64_t>> grids;
   module.walk([&](pcc::spmd::PmapOp pmap) {
-    bool innermost = !pmap->walk([&](pcc::spmd::PmapOp inner) {
-                            return inner == pmap ? WalkResult::advance()
-                                                 : WalkResult::interrupt();
-                          })
-                          .wasInterrupted();
-    if (!innermost)
-      return;
-    int64_t grid = 1;
-    for (auto op = pmap; op; op = op->getParentOfType<pcc::spmd::PmapOp>())
-      grid *= op.getAxisSize();
-    grids.push_back({pmap, grid});
+    if (!pmap->getParentOfType<pcc::spmd::PmapOp>())
+      grids.push_back({pmap, pmap.getNestDeviceCount()});
   });
   return grids;
+}
+
+std::optional<int64_t> pcc::driver::countDevices(ModuleOp module) {
+  std::optional<int64_t> devices;
+  for (auto [pmap, grid] : getLaunchGrids(module))
+    devices = std::max(devices.value_or(0), grid);
+  return devices;
 }
 
 LogicalResult pcc::driver::checkProcessSplit(ModuleOp module,

@@ -472,7 +472,7 @@ func.func @main(%a: {shape_str(full, elem)}) -> ({shape_str(full, elem)}, {shape
 
 
 def grid_movement_case(rows, cols):
-    """psum_scatter, ppermute and all_to_all over two axes, in grid order
+    """psum_scatter, pshuffle and all_to_all over two axes, in grid order
     and reversed: device positions are row-major in the order written."""
     n = rows * cols
     a = random_array((rows, cols, n), "i32")
@@ -568,6 +568,172 @@ func.func @main(%a: {t_full}) -> ({t_out}, {t_out}) {{
                 [moved, np.stack([positive[devices - 1]] * devices)])
 
 
+def movement_sweep_case(elem, devices):
+    """Every movement collective at once: psum_scatter (tiled), a ring
+    ppermute, a reversing pshuffle, pbroadcast from the last device and a
+    tiled all_to_all, on one input."""
+    shape = (devices * 2,)
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    t_full, t_dev = shape_str(full, elem), shape_str(shape, elem)
+    t_part = shape_str((2,), elem)
+    t_parts = shape_str((devices, 2), elem)
+    ring = ", ".join(f"[{d}, {(d + 1) % devices}]" for d in range(devices))
+    reverse = ", ".join(str(devices - 1 - d) for d in range(devices))
+    program = f"""
+func.func @main(%a: {t_full}) -> ({t_parts}, {t_full}, {t_full}, {t_full}, {t_full}) {{
+  %r:5 = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_parts}, {t_full}, {t_full}, {t_full}, {t_full}) {{
+    %s = spmd.psum_scatter %x over "i" tiled : {t_dev} -> {t_part}
+    %p = spmd.ppermute %x over "i" perm [{ring}] : {t_dev}
+    %q = spmd.pshuffle %x over "i" perm [{reverse}] : {t_dev}
+    %b = spmd.pbroadcast %x over "i" from {devices - 1} : {t_dev}
+    %t = spmd.all_to_all %x over "i" split 0 concat 0 tiled : {t_dev} -> {t_dev}
+    spmd.yield %s, %p, %q, %b, %t : {t_part}, {t_dev}, {t_dev}, {t_dev}, {t_dev}
+  }}
+  return %r#0, %r#1, %r#2, %r#3, %r#4 : {t_parts}, {t_full}, {t_full}, {t_full}, {t_full}
+}}
+"""
+    total = accumulate(list(a), elem, "sum")
+    scattered = total.reshape(devices, 2)
+    shifted = np.roll(a, 1, axis=0)
+    reversed_ = a[::-1]
+    broadcast = np.stack([a[devices - 1]] * devices)
+    moved = a.reshape(devices, devices, 2).transpose(1, 0, 2).reshape(full)
+    return Case(f"movement-{elem}-n{devices}", program, [a],
+                [scattered, shifted, reversed_, broadcast, moved])
+
+
+def bf16_movement_case(devices):
+    """ppermute, pshuffle, pbroadcast and all_to_all of bf16 values (f32
+    data in and out, converted inside): moving them is exact."""
+    a = random_array((devices, devices), "f32")
+    t_full = f"tensor<{devices}x{devices}xf32>"
+    t_dev, t_half = f"tensor<{devices}xf32>", f"tensor<{devices}xbf16>"
+    ring = ", ".join(f"[{d}, {(d + 1) % devices}]" for d in range(devices))
+    reverse = ", ".join(str(devices - 1 - d) for d in range(devices))
+    program = f"""
+func.func @main(%a: {t_full}) -> ({t_full}, {t_full}, {t_full}, {t_full}) {{
+  %r:4 = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_full}, {t_full}, {t_full}, {t_full}) {{
+    %h = arith.truncf %x : {t_dev} to {t_half}
+    %p = spmd.ppermute %h over "i" perm [{ring}] : {t_half}
+    %q = spmd.pshuffle %h over "i" perm [{reverse}] : {t_half}
+    %b = spmd.pbroadcast %h over "i" from 0 : {t_half}
+    %t = spmd.all_to_all %h over "i" split 0 concat 0 : {t_half} -> {t_half}
+    %pf = arith.extf %p : {t_half} to {t_dev}
+    %qf = arith.extf %q : {t_half} to {t_dev}
+    %bf = arith.extf %b : {t_half} to {t_dev}
+    %tf = arith.extf %t : {t_half} to {t_dev}
+    spmd.yield %pf, %qf, %bf, %tf : {t_dev}, {t_dev}, {t_dev}, {t_dev}
+  }}
+  return %r#0, %r#1, %r#2, %r#3 : {t_full}, {t_full}, {t_full}, {t_full}
+}}
+"""
+    h = np.stack([bf16_round(row) for row in a])
+    return Case(f"movement-bf16-n{devices}", program, [a],
+                [np.roll(h, 1, axis=0), h[::-1],
+                 np.stack([h[0]] * devices), h.T.copy()])
+
+
+def bool_shuffle_case(devices):
+    """pshuffle and all_to_all of i1 values (made by a comparison), yielded
+    as i8."""
+    a = RNG.integers(-5, 5, size=(devices, devices)).astype(np.int32)
+    t_full, t_dev = f"tensor<{devices}x{devices}xi32>", f"tensor<{devices}xi32>"
+    t_bool, t_byte = f"tensor<{devices}xi1>", f"tensor<{devices}xi8>"
+    t_out = f"tensor<{devices}x{devices}xi8>"
+    reverse = ", ".join(str(devices - 1 - d) for d in range(devices))
+    program = f"""
+func.func @main(%a: {t_full}) -> ({t_out}, {t_out}) {{
+  %r:2 = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_out}, {t_out}) {{
+    %zero = arith.constant dense<0> : {t_dev}
+    %c = arith.cmpi sgt, %x, %zero : {t_dev}
+    %q = spmd.pshuffle %c over "i" perm [{reverse}] : {t_bool}
+    %t = spmd.all_to_all %c over "i" split 0 concat 0 : {t_bool} -> {t_bool}
+    %q8 = arith.extui %q : {t_bool} to {t_byte}
+    %t8 = arith.extui %t : {t_bool} to {t_byte}
+    spmd.yield %q8, %t8 : {t_byte}, {t_byte}
+  }}
+  return %r#0, %r#1 : {t_out}, {t_out}
+}}
+"""
+    positive = (a > 0).astype(np.int8)
+    return Case(f"pshuffle-all_to_all-i1-n{devices}", program, [a],
+                [positive[::-1], positive.T.copy()])
+
+
+def grid_groups_case():
+    """On a 2x4 grid: psum and all_gather over the inner axis in groups,
+    ppermute and pbroadcast over both axes (positions row-major in the
+    order written)."""
+    rows, cols, n = 2, 4, 8
+    groups = [[0, 3], [2, 1]]
+    a = random_array((rows, cols, 3), "i32")
+    pairs = [(0, 5), (5, 2), (7, 0)]
+    pair_text = ", ".join(f"[{s}, {t}]" for s, t in pairs)
+    g = groups_attr(groups)
+    program = f"""
+func.func @main(%a: tensor<{rows}x{cols}x3xi32>)
+    -> (tensor<{rows}x{cols}x3xi32>, tensor<{rows}x{cols}x6xi32>, tensor<{rows}x{cols}x3xi32>, tensor<{rows}x{cols}x3xi32>) {{
+  %r:4 = spmd.pmap "i" (%row = %a : tensor<{rows}x{cols}x3xi32>)
+      -> (tensor<{rows}x{cols}x3xi32>, tensor<{rows}x{cols}x6xi32>, tensor<{rows}x{cols}x3xi32>, tensor<{rows}x{cols}x3xi32>) {{
+    %s:4 = spmd.pmap "j" (%x = %row : tensor<{cols}x3xi32>)
+        -> (tensor<{cols}x3xi32>, tensor<{cols}x6xi32>, tensor<{cols}x3xi32>, tensor<{cols}x3xi32>) {{
+      %sum = spmd.psum %x over "j"{g} : tensor<3xi32>
+      %gat = spmd.all_gather %x over "j"{g} tiled : tensor<3xi32> -> tensor<6xi32>
+      %p = spmd.ppermute %x over ["i", "j"] perm [{pair_text}] : tensor<3xi32>
+      %b = spmd.pbroadcast %x over ["i", "j"] from 6 : tensor<3xi32>
+      spmd.yield %sum, %gat, %p, %b : tensor<3xi32>, tensor<6xi32>, tensor<3xi32>, tensor<3xi32>
+    }}
+    spmd.yield %s#0, %s#1, %s#2, %s#3 : tensor<{cols}x3xi32>, tensor<{cols}x6xi32>, tensor<{cols}x3xi32>, tensor<{cols}x3xi32>
+  }}
+  return %r#0, %r#1, %r#2, %r#3 : tensor<{rows}x{cols}x3xi32>, tensor<{rows}x{cols}x6xi32>, tensor<{rows}x{cols}x3xi32>, tensor<{rows}x{cols}x3xi32>
+}}
+"""
+    flat = a.reshape(n, 3)
+    sums = np.zeros_like(a)
+    gathered = np.zeros((rows, cols, 6), np.int32)
+    for i in range(rows):
+        for j in range(cols):
+            members, _ = group_of(groups, cols, j)
+            sums[i, j] = accumulate([a[i, m] for m in members], "i32", "sum")
+            gathered[i, j] = np.concatenate([a[i, m] for m in members])
+    moved = np.zeros_like(flat)
+    for source, destination in pairs:
+        moved[destination] = flat[source]
+    broadcast = np.broadcast_to(flat[6], (n, 3))
+    return Case("grid-groups-2x4", program, [a],
+                [sums, gathered, moved.reshape(a.shape),
+                 broadcast.reshape(a.shape)])
+
+
+def identities_groups_case(elem):
+    """The identities within groups of 2 of 4 devices, and all_to_all
+    untiled there and back."""
+    devices, groups = 4, [[0, 2], [3, 1]]
+    shape = (2, 3)
+    full = (devices,) + shape
+    a = random_array(full, elem)
+    g = groups_attr(groups)
+    t_full, t_dev = shape_str(full, elem), shape_str(shape, elem)
+    t_part, t_turned = shape_str((1, 3), elem), shape_str((3, 2), elem)
+    program = f"""
+func.func @main(%a: {t_full}) -> ({t_full}, {t_full}, {t_full}, {t_full}) {{
+  %out:4 = spmd.pmap "i" (%x = %a : {t_full}) -> ({t_full}, {t_full}, {t_full}, {t_full}) {{
+    %s = spmd.psum %x over "i"{g} : {t_dev}
+    %rs = spmd.psum_scatter %x over "i"{g} tiled : {t_dev} -> {t_part}
+    %ag = spmd.all_gather %rs over "i"{g} tiled : {t_part} -> {t_dev}
+    %t = spmd.all_to_all %x over "i"{g} split 0 concat 1 : {t_dev} -> {t_turned}
+    %u = spmd.all_to_all %t over "i"{g} split 1 concat 0 : {t_turned} -> {t_dev}
+    spmd.yield %s, %ag, %u, %u : {t_dev}, {t_dev}, {t_dev}, {t_dev}
+  }}
+  return %out#0, %out#1, %out#2, %out#3 : {t_full}, {t_full}, {t_full}, {t_full}
+}}
+"""
+    sums = np.stack([accumulate([a[m] for m in group_of(groups, devices, d)[0]],
+                                elem, "sum") for d in range(devices)])
+    return Case(f"identities-groups-{elem}", program, [a], [sums, sums, a, a])
+
+
 def movement_cases():
     for elem in INTS + FLOATS:
         yield psum_scatter_case(elem, 4, (4, 3))
@@ -612,7 +778,26 @@ def movement_cases():
     for elem in ("f32", "i32", "f16"):
         yield identities_case(elem, 4)
     yield identities_case("f64", 3)
+    for devices in (2, 8):
+        yield identities_case("f32", devices)
+    for elem in ("f32", "i16"):
+        yield identities_groups_case(elem)
     yield grid_movement_case(2, 3)
+    yield grid_groups_case()
+    for devices in (2, 8):
+        for elem in INTS + FLOATS:
+            yield movement_sweep_case(elem, devices)
+    for devices in (3, 4):
+        yield bf16_movement_case(devices)
+    for devices in (2, 3):
+        yield bool_shuffle_case(devices)
+    yield permutation_case("pshuffle", "f32", 1, (3,), [0])
+    yield permutation_case("pbroadcast", "i32", 1, (3,), 0)
+    yield permutation_case("pbroadcast", "f64", 3, (2,), 1)
+    for elem in ("i8", "i16", "i64", "f16", "f64"):
+        yield reduction_groups_case("sum", elem, [[0, 2], [1, 3]])
+    for elem in ("i8", "f16"):
+        yield reduction_groups_case("max", elem, [[3, 1, 0], [2]])
 
 
 def cases():

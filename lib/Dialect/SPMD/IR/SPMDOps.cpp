@@ -324,6 +324,23 @@ static void printAxesAndGroups(OpAsmPrinter &printer, Operation *op,
 // PmapOp
 //===----------------------------------------------------------------------===//
 
+SmallVector<std::pair<StringAttr, int64_t>> PmapOp::getNestAxes() {
+  SmallVector<std::pair<StringAttr, int64_t>> axes;
+  getOperation()->walk<WalkOrder::PreOrder>([&](PmapOp pmap) {
+    if (!llvm::is_contained(llvm::make_first_range(axes),
+                            pmap.getAxisNameAttr()))
+      axes.push_back({pmap.getAxisNameAttr(), pmap.getAxisSize()});
+  });
+  return axes;
+}
+
+int64_t PmapOp::getNestDeviceCount() {
+  int64_t devices = 1;
+  for (auto [name, size] : getNestAxes())
+    devices *= size;
+  return devices;
+}
+
 Type PmapOp::getSliceType(Type type) {
   auto tensorType = dyn_cast<RankedTensorType>(type);
   if (!tensorType || tensorType.getRank() == 0)

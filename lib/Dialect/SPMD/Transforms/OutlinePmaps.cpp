@@ -137,10 +137,12 @@ LogicalResult PmapOutliner::run() {
   builder.setInsertionPointToStart(entry);
 
   // Bind the body's block arguments and captured values to the buffers.
-  axes.push_back(root.getAxisNameAttr());
-  sizes.push_back(root.getAxisSize());
+  for (auto [name, size] : root.getNestAxes()) {
+    axes.push_back(name);
+    sizes.push_back(size);
+  }
   outerIndex = AxisIndexOp::create(builder, loc, builder.getIndexType(),
-                                   builder.getArrayAttr(axes));
+                                   builder.getArrayAttr(axes.front()));
   IRMapping mapping;
   unsigned argIndex = 1;
   auto bindBuffer = [&](Value value) -> Value {
@@ -167,9 +169,7 @@ LogicalResult PmapOutliner::run() {
   if (failed(flattenNestedPmaps()) || failed(checkCallees()))
     return failure();
 
-  int64_t numDevices = 1;
-  for (int64_t size : sizes)
-    numDevices *= size;
+  int64_t numDevices = root.getNestDeviceCount();
   // Estimated before the results' writes exist, which it adds itself.
   std::optional<int64_t> work =
       pcc::estimateDeviceWork(device, numDevices, yield.getValues().getTypes());
@@ -232,12 +232,10 @@ LogicalResult PmapOutliner::flattenNestedPmaps() {
     if (!inner)
       return success();
 
+    // The grid has every axis of the nest (PmapOp::getNestAxes).
     StringAttr name = inner.getAxisNameAttr();
     auto *known = llvm::find(axes, name);
-    if (known == axes.end()) {
-      axes.push_back(name);
-      sizes.push_back(inner.getAxisSize());
-    } else if (sizes[known - axes.begin()] != inner.getAxisSize()) {
+    if (sizes[known - axes.begin()] != inner.getAxisSize()) {
       return inner.emitOpError()
              << "reuses axis name " << name
              << " with a different size in the same pmap nest; pcc does not "

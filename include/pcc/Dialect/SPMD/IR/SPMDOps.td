@@ -151,6 +151,13 @@ def SPMD_PmapOp : SPMD_Op<"pmap", [
     int64_t getAxisSize() { return getSizeAttr().getInt(); }
     /// The `spmd.yield` that ends the body.
     YieldOp getYield();
+    /// The axes of the grid that this pmap and the pmaps nested in its body
+    /// run on as one launch, outermost first: this pmap's, then the nested
+    /// pmaps' in pre-order, each name once with its first size. Sibling
+    /// inner pmaps with different names each add an axis.
+    ::llvm::SmallVector<std::pair<::mlir::StringAttr, int64_t>> getNestAxes();
+    /// The devices of that launch: the product of the nest's axis sizes.
+    int64_t getNestDeviceCount();
     /// The type device `d` sees for a mapped operand of type `type`: `type`
     /// without its leading dimension. Returns null if `type` cannot be
     /// mapped (not a ranked tensor of rank >= 1).

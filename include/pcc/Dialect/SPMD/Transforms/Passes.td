@@ -44,7 +44,9 @@ def PCCOutlinePmaps : Pass<"pcc-outline-pmaps", "mlir::ModuleOp"> {
     results are `spmd.all_gather ... over "j"` of what it yielded. Code of
     the outer body then runs on every `"j"` device alike, which is correct
     because it is deterministic and its collectives group devices that agree
-    on `"j"`.
+    on `"j"`. The grid has every axis of the nest (`PmapOp::getNestAxes`):
+    sibling inner pmaps over `"j"` and `"k"` each add one, and the code of
+    either runs alike on every position of the other.
 
     The device function takes its linear device index (`i64`), the whole
     mapped operands and captured values as memrefs (a scalar as a rank-0
