@@ -29,7 +29,7 @@ func.func @no_groups(%v: f32) {
 
 func.func @empty_group(%v: f32) {
   spmd.pmap "i" size 2 {
-    // expected-error @+1 {{'spmd.pmax' op group #1 is empty}}
+    // expected-error @+1 {{'spmd.pmax' op group #1 is empty; every group needs at least one position: remove the empty list}}
     %r = spmd.pmax %v over "i" groups [[0, 1], []] : f32
     spmd.yield
   }
@@ -260,6 +260,155 @@ func.func @grouped_result_not_uniform(%v: i64) {
       // expected-error @+1 {{'spmd.psum' op runs on only some devices of axis "i": the enclosing 'scf.for' takes its loop bounds from a value that differs between them}}
       %s = spmd.psum %v over "i" : i64
     }
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+// A pbroadcast's source comes from a device-independent attribute: its
+// result is the same on every device, and may bound a loop of collectives.
+func.func @pbroadcast_result_uniform(%v: i64) {
+  spmd.pmap "i" size 4 {
+    %k = spmd.axis_index "i" : index
+    %kv = arith.index_cast %k : index to i64
+    %n = spmd.pbroadcast %kv over "i" from 2 : i64
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %bound = arith.index_cast %n : i64 to index
+    scf.for %j = %c0 to %bound step %c1 {
+      %s = spmd.psum %v over "i" : i64
+    }
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+// A ppermute's result differs between devices (each receives from another).
+func.func @ppermute_result_not_uniform(%v: i64) {
+  spmd.pmap "i" size 4 {
+    %n = spmd.ppermute %v over "i" perm [[0, 1], [1, 2], [2, 3], [3, 0]] : i64
+    %c0 = arith.constant 0 : index
+    %c1 = arith.constant 1 : index
+    %bound = arith.index_cast %n : i64 to index
+    // expected-note @+1 {{the device-dependent control flow is here}}
+    scf.for %k = %c0 to %bound step %c1 {
+      // expected-error @+1 {{'spmd.psum' op runs on only some devices of axis "i": the enclosing 'scf.for' takes its loop bounds from a value that differs between them}}
+      %s = spmd.psum %v over "i" : i64
+    }
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @ppermute_source_out_of_range(%v: f32) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'spmd.ppermute' op source 4 is out of range: the named axes have 4 devices, at positions 0 to 3}}
+    %r = spmd.ppermute %v over "i" perm [[4, 0]] : f32
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @pshuffle_entry_out_of_range(%v: f32) {
+  spmd.pmap "i" size 3 {
+    // expected-error @+1 {{'spmd.pshuffle' op source 7 is out of range: the named axes have 3 devices, at positions 0 to 2}}
+    %r = spmd.pshuffle %v over "i" perm [1, 7, 0] : f32
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_to_all_split_size(%v: tensor<3x2xf32>) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'spmd.all_to_all' op splits dimension 0 of 'tensor<3x2xf32>' (size 3) into one part per device, so its size must equal the number of devices, 4}}
+    %r = spmd.all_to_all %v over "i" split 0 concat 0 : tensor<3x2xf32> -> tensor<3x2xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_to_all_not_divisible(%v: tensor<6xf32>) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'spmd.all_to_all' op splits dimension 0 of 'tensor<6xf32>' (size 6) into 4 equal blocks, but 6 is not divisible by 4}}
+    %r = spmd.all_to_all %v over "i" split 0 concat 0 tiled : tensor<6xf32> -> tensor<6xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_to_all_tiled_concat(%v: tensor<4x3xf32>) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'spmd.all_to_all' op 'concat 2' is out of range; expected 0 to 1}}
+    %r = spmd.all_to_all %v over "i" split 0 concat 2 tiled : tensor<4x3xf32> -> tensor<4x3xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @psum_scatter_unequal_groups(%v: tensor<4xf32>) {
+  spmd.pmap "i" size 3 {
+    // expected-error @+1 {{'spmd.psum_scatter' op needs groups of equal size, but group #1 has 1 members and group #0 has 2; only psum, pmean, pmax and pmin take groups of different sizes}}
+    %r = spmd.psum_scatter %v over "i" groups [[0, 1], [2]] tiled : tensor<4xf32> -> tensor<2xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_to_all_unequal_groups(%v: tensor<4xf32>) {
+  spmd.pmap "i" size 3 {
+    // expected-error @+1 {{'spmd.all_to_all' op needs groups of equal size, but group #1 has 2 members and group #0 has 1}}
+    %r = spmd.all_to_all %v over "i" groups [[2], [0, 1]] split 0 concat 0 tiled : tensor<4xf32> -> tensor<4xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @psum_scatter_scalar_tensor(%v: tensor<f32>) {
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.psum_scatter' op splits a dimension of its operand into one part per device, but 'tensor<f32>' has no dimensions; give the operand a dimension to split}}
+    %r = spmd.psum_scatter %v over "i" : tensor<f32> -> tensor<f32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @all_to_all_scalar_tensor(%v: tensor<f32>) {
+  spmd.pmap "i" size 2 {
+    // expected-error @+1 {{'spmd.all_to_all' op splits a dimension of its operand into one part per device, but 'tensor<f32>' has no dimensions}}
+    %r = spmd.all_to_all %v over "i" split 0 concat 0 : tensor<f32> -> tensor<f32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @groups_on_ppermute(%v: f32) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'groups' is taken by psum, pmean, pmax, pmin, all_gather, psum_scatter and all_to_all only (as JAX's axis_index_groups); ppermute, pshuffle and pbroadcast name positions along the whole axis: write the pairs of every group in 'perm'}}
+    %r = spmd.ppermute %v over "i" groups [[0, 1], [2, 3]] perm [[0, 1]] : f32
     spmd.yield
   }
   return

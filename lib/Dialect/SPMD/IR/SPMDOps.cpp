@@ -188,7 +188,9 @@ static FailureOr<int64_t> verifyAxesAndGroups(AxisOpInterface op,
   for (auto [index, attr] : llvm::enumerate(groups)) {
     ArrayRef<int64_t> group = cast<DenseI64ArrayAttr>(attr).asArrayRef();
     if (group.empty())
-      return op->emitOpError() << "group #" << index << " is empty";
+      return op->emitOpError() << "group #" << index
+                               << " is empty; every group needs at least one "
+                                  "position: remove the empty list";
     if (equalGroups &&
         int64_t(group.size()) != cast<DenseI64ArrayAttr>(groups[0]).size())
       return op->emitOpError()
@@ -236,7 +238,7 @@ SmallVector<int64_t> pcc::spmd::getAxisPositions(AxisOpInterface op) {
 }
 
 /// Parses `"i"` or `["i", "j"]`.
-static ParseResult parseAxisNames(OpAsmParser &parser, ArrayAttr &names) {
+static ParseResult parseAxisList(OpAsmParser &parser, ArrayAttr &names) {
   SmallVector<Attribute> list;
   auto parseOne = [&]() -> ParseResult {
     std::string name;
@@ -255,6 +257,22 @@ static ParseResult parseAxisNames(OpAsmParser &parser, ArrayAttr &names) {
     return failure();
   }
   names = parser.getBuilder().getArrayAttr(list);
+  return success();
+}
+
+/// The axes of an op that takes no `groups`; a `groups` after them is an
+/// error that says which ops take it.
+static ParseResult parseAxisNames(OpAsmParser &parser, ArrayAttr &names) {
+  if (parseAxisList(parser, names))
+    return failure();
+  SMLoc groupsLoc = parser.getCurrentLocation();
+  if (succeeded(parser.parseOptionalKeyword("groups")))
+    return parser.emitError(groupsLoc)
+           << "'groups' is taken by psum, pmean, pmax, pmin, all_gather, "
+              "psum_scatter and all_to_all only (as JAX's "
+              "axis_index_groups); ppermute, pshuffle and pbroadcast name "
+              "positions along the whole axis: write the pairs of every "
+              "group in 'perm'";
   return success();
 }
 
@@ -304,7 +322,7 @@ static void printAxisNames(OpAsmPrinter &printer, Operation *,
 /// `["i", "j"]`, then optionally `groups [[0, 2], [1, 3]]`.
 static ParseResult parseAxesAndGroups(OpAsmParser &parser, ArrayAttr &names,
                                       ArrayAttr &groups) {
-  if (parseAxisNames(parser, names))
+  if (parseAxisList(parser, names))
     return failure();
   if (failed(parser.parseOptionalKeyword("groups")))
     return success();
@@ -629,6 +647,12 @@ static FailureOr<int64_t> verifySplitDimension(Operation *op,
                                                int64_t dim, int64_t parts,
                                                bool tiled, StringRef what) {
   int64_t rank = type.getRank();
+  if (rank == 0)
+    return op->emitOpError()
+           << "splits a dimension of its operand into one part per device, "
+              "but "
+           << type
+           << " has no dimensions; give the operand a dimension to split";
   if (dim < 0 || dim >= rank)
     return op->emitOpError()
            << "'" << what << " " << dim << "' is out of range for operand type "
