@@ -557,6 +557,25 @@ void reportInit(const char *how, ncclComm_t comm, int count, int gpu) {
                count, gpu);
 }
 
+/// With NCCL_DEBUG=INFO and COLL in NCCL_DEBUG_SUBSYS (or ALL), says which
+/// call a rank made, as NCCL does (tests read which NCCL calls a collective
+/// became). `root` is the root of a broadcast, the peer of a send or
+/// receive, and 0 otherwise; `op` is -1 where the call takes none.
+void reportCall(const char *name, ncclComm_t comm, size_t count, int type,
+                int op, int root) {
+  const char *debug = std::getenv("NCCL_DEBUG");
+  const char *subsystems = std::getenv("NCCL_DEBUG_SUBSYS");
+  if (!debug || strcasecmp(debug, "INFO") != 0 || !subsystems ||
+      (!strcasestr(subsystems, "COLL") && !strcasestr(subsystems, "ALL")))
+    return;
+  std::fprintf(stderr,
+               "pcc-sim:%d NCCL INFO %s: count %zu datatype %d op %d root %d "
+               "comm %p rank %d [nranks=%d]\n",
+               int(getpid()), name, count, type, op, root,
+               static_cast<void *>(comm), comm ? comm->rank : -1,
+               comm ? comm->clique->size : 0);
+}
+
 ncclResult_t ncclCommInitAll(ncclComm_t *comms, int count, const int *gpus) {
   std::set<int> distinct;
   for (int r = 0; r < count; ++r)
@@ -688,6 +707,7 @@ ncclResult_t ncclAllReduce(const void *in, void *out, size_t count, int type,
                            int op, ncclComm_t comm, CUstream stream) {
   if (!comm || sizeOf(type) == 0 || (op != 0 && op != 2 && op != 3))
     return kInvalidArgument;
+  reportCall("AllReduce", comm, count, type, op, 0);
   size_t bytes = count * sizeOf(type);
   return enqueueCollective(comm, stream, [=](Clique &c, int rank) {
     if (!c.publish(rank, in, bytes) || !c.meet(rank))
@@ -710,6 +730,7 @@ ncclResult_t ncclAllGather(const void *in, void *out, size_t count, int type,
                            ncclComm_t comm, CUstream stream) {
   if (!comm || sizeOf(type) == 0)
     return kInvalidArgument;
+  reportCall("AllGather", comm, count, type, -1, 0);
   size_t bytes = count * sizeOf(type);
   return enqueueCollective(comm, stream, [=](Clique &c, int rank) {
     if (!c.publish(rank, in, bytes) || !c.meet(rank))
@@ -734,6 +755,7 @@ ncclResult_t ncclReduceScatter(const void *in, void *out, size_t recvCount,
                                CUstream stream) {
   if (!comm || sizeOf(type) == 0 || (op != 0 && op != 2 && op != 3))
     return kInvalidArgument;
+  reportCall("ReduceScatter", comm, recvCount, type, op, 0);
   size_t bytes = recvCount * sizeOf(type);
   return enqueueCollective(comm, stream, [=](Clique &c, int rank) {
     if (!c.publish(rank, in, bytes * size_t(c.size)) || !c.meet(rank))
@@ -758,6 +780,7 @@ ncclResult_t ncclBroadcast(const void *in, void *out, size_t count, int type,
                            int root, ncclComm_t comm, CUstream stream) {
   if (!comm || sizeOf(type) == 0 || root < 0 || root >= comm->clique->size)
     return kInvalidArgument;
+  reportCall("Broadcast", comm, count, type, -1, root);
   size_t bytes = count * sizeOf(type);
   return enqueueCollective(comm, stream, [=](Clique &c, int rank) {
     // Only the root's buffer is read (NCCL ignores the others' `in`).
@@ -806,6 +829,7 @@ ncclResult_t ncclSend(const void *in, size_t count, int type, int peer,
                       ncclComm_t comm, CUstream stream) {
   if (sizeOf(type) == 0)
     return kInvalidArgument;
+  reportCall("Send", comm, count, type, -1, peer);
   return addPointToPoint(
       {true, const_cast<void *>(in), count * sizeOf(type), peer, comm, stream});
 }
@@ -814,6 +838,7 @@ ncclResult_t ncclRecv(void *out, size_t count, int type, int peer,
                       ncclComm_t comm, CUstream stream) {
   if (sizeOf(type) == 0)
     return kInvalidArgument;
+  reportCall("Recv", comm, count, type, -1, peer);
   return addPointToPoint(
       {false, out, count * sizeOf(type), peer, comm, stream});
 }
