@@ -24,26 +24,32 @@ namespace pcc {
 
 using namespace mlir;
 
-/// Replaces `op` by upstream's decomposition of it.
-static LogicalResult decompose(IRRewriter &rewriter, Operation *op) {
+/// Replaces `op` by upstream's decomposition of it; nullopt for an op
+/// that bufferizes as it is.
+static std::optional<LogicalResult> decompose(IRRewriter &rewriter,
+                                              Operation *op) {
+  using Result = std::optional<LogicalResult>;
   rewriter.setInsertionPoint(op);
-  return TypeSwitch<Operation *, LogicalResult>(op)
-      .Case([&](linalg::PackOp pack) {
-        return linalg::lowerPack(rewriter, pack);
+  return TypeSwitch<Operation *, Result>(op)
+      .Case([&](linalg::PackOp pack) -> Result {
+        return LogicalResult(linalg::lowerPack(rewriter, pack));
       })
-      .Case([&](linalg::UnPackOp unpack) {
-        return linalg::lowerUnPack(rewriter, unpack);
+      .Case([&](linalg::UnPackOp unpack) -> Result {
+        return LogicalResult(linalg::lowerUnPack(rewriter, unpack));
       })
-      .Case([&](linalg::WinogradFilterTransformOp transform) {
-        return linalg::decomposeWinogradFilterTransformOp(rewriter, transform);
+      .Case([&](linalg::WinogradFilterTransformOp transform) -> Result {
+        return LogicalResult(
+            linalg::decomposeWinogradFilterTransformOp(rewriter, transform));
       })
-      .Case([&](linalg::WinogradInputTransformOp transform) {
-        return linalg::decomposeWinogradInputTransformOp(rewriter, transform);
+      .Case([&](linalg::WinogradInputTransformOp transform) -> Result {
+        return LogicalResult(
+            linalg::decomposeWinogradInputTransformOp(rewriter, transform));
       })
-      .Case([&](linalg::WinogradOutputTransformOp transform) {
-        return linalg::decomposeWinogradOutputTransformOp(rewriter, transform);
+      .Case([&](linalg::WinogradOutputTransformOp transform) -> Result {
+        return LogicalResult(
+            linalg::decomposeWinogradOutputTransformOp(rewriter, transform));
       })
-      .Case([&](linalg::AggregatedOpInterface aggregate) -> LogicalResult {
+      .Case([&](linalg::AggregatedOpInterface aggregate) -> Result {
         FailureOr<SmallVector<Value>> results =
             aggregate.decomposeOperation(rewriter);
         if (failed(results))
@@ -51,26 +57,25 @@ static LogicalResult decompose(IRRewriter &rewriter, Operation *op) {
         rewriter.replaceOp(op, *results);
         return success();
       })
-      .Default([](Operation *) { return success(); });
+      .Default([](Operation *) -> Result { return std::nullopt; });
 }
 
 namespace {
 struct PCCDecomposeLinalgOpsPass
     : public pcc::impl::PCCDecomposeLinalgOpsBase<PCCDecomposeLinalgOpsPass> {
   void runOnOperation() override {
+    // Structured ops bufferize; of the others, `decompose` says which.
     SmallVector<Operation *> ops;
     getOperation()->walk([&](Operation *op) {
-      if (isa<linalg::PackOp, linalg::UnPackOp,
-              linalg::WinogradFilterTransformOp,
-              linalg::WinogradInputTransformOp,
-              linalg::WinogradOutputTransformOp, linalg::AggregatedOpInterface>(
-              op))
+      if (isa_and_present<linalg::LinalgDialect>(op->getDialect()) &&
+          !isa<linalg::LinalgOp>(op))
         ops.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (Operation *op : ops) {
       // pcc-verify-closed admits only the forms that decompose.
-      if (failed(decompose(rewriter, op))) {
+      std::optional<LogicalResult> decomposed = decompose(rewriter, op);
+      if (decomposed && failed(*decomposed)) {
         op->emitError() << "upstream's decomposition of '" << op->getName()
                         << "' failed";
         return signalPassFailure();

@@ -186,8 +186,9 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
     if (op->getName().getStringRef() == name)
       return op->emitError()
              << "'" << name << "' is not supported by pcc yet; " << instead;
-  // Upstream lowers packs and unpacks (pcc-lower-pack-unpack) only with
-  // static tiles and shapes.
+  // Upstream decomposes packs and unpacks (pcc-decompose-linalg-ops) only
+  // with static tiles and shapes, the Winograd transforms only with static
+  // shapes, and those and softmax only on floats.
   SmallVector<OpFoldResult> tiles;
   if (auto pack = dyn_cast<linalg::PackOp>(op))
     tiles = pack.getMixedTiles();
@@ -204,6 +205,19 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
                            << "' with dynamic tile sizes or shapes is not "
                               "supported by pcc yet; give it static inner "
                               "tiles and statically shaped operands";
+  bool winograd =
+      isa<linalg::WinogradFilterTransformOp, linalg::WinogradInputTransformOp,
+          linalg::WinogradOutputTransformOp>(op);
+  if (winograd && llvm::any_of(op->getOperandTypes(), isDynamic))
+    return op->emitError() << "'" << op->getName()
+                           << "' with dynamic shapes is not supported by pcc "
+                              "yet; give it statically shaped operands";
+  if ((winograd || isa<linalg::SoftmaxOp>(op)) &&
+      !isa<FloatType>(getElementTypeOrSelf(op->getOperand(0).getType())))
+    return op->emitError() << "'" << op->getName()
+                           << "' on integers is not supported by pcc; "
+                              "convert the operand to a float type first "
+                              "(arith.sitofp)";
   // Upstream's lowering of the expansion's buffer crashes on a group with
   // two sizes known only at run time.
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))

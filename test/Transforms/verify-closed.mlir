@@ -289,3 +289,31 @@ func.func @main(%a: tensor<8xf32>, %n: index, %m: index) -> tensor<?x?x2xf32> {
   %e = tensor.expand_shape %d [[0, 1, 2]] output_shape [%n, %m, 2] : tensor<?xf32> into tensor<?x?x2xf32>
   return %e : tensor<?x?x2xf32>
 }
+
+// -----
+
+// Softmax and the Winograd transforms decompose on floats only, and the
+// transforms with static shapes only.
+func.func @integer_softmax(%x: tensor<2x4xi32>) -> tensor<2x4xi32> {
+  %e = tensor.empty() : tensor<2x4xi32>
+  // expected-error @+1 {{'linalg.softmax' on integers is not supported by pcc; convert the operand to a float type first (arith.sitofp)}}
+  %s = linalg.softmax dimension(1) ins(%x : tensor<2x4xi32>) outs(%e : tensor<2x4xi32>) -> tensor<2x4xi32>
+  return %s : tensor<2x4xi32>
+}
+
+// -----
+
+func.func @integer_winograd(%f: tensor<2x3x3x5xi32>) -> tensor<6x6x5x2xi32> {
+  %e = tensor.empty() : tensor<6x6x5x2xi32>
+  // expected-error @+1 {{'linalg.winograd_filter_transform' on integers is not supported by pcc}}
+  %r = linalg.winograd_filter_transform fmr(F_4_3) ins(%f : tensor<2x3x3x5xi32>) outs(%e : tensor<6x6x5x2xi32>) -> tensor<6x6x5x2xi32>
+  return %r : tensor<6x6x5x2xi32>
+}
+
+// -----
+
+func.func @dynamic_winograd(%x: tensor<?x14x14x5xf32>, %o: tensor<6x6x3x3x?x5xf32>) -> tensor<6x6x3x3x?x5xf32> {
+  // expected-error @+1 {{'linalg.winograd_input_transform' with dynamic shapes is not supported by pcc yet; give it statically shaped operands}}
+  %r = linalg.winograd_input_transform fmr(F_4_3) ins(%x : tensor<?x14x14x5xf32>) outs(%o : tensor<6x6x3x3x?x5xf32>) -> tensor<6x6x3x3x?x5xf32>
+  return %r : tensor<6x6x3x3x?x5xf32>
+}

@@ -557,16 +557,38 @@ void reportInit(const char *how, ncclComm_t comm, int count, int gpu) {
                count, gpu);
 }
 
-/// With NCCL_DEBUG=INFO and COLL in NCCL_DEBUG_SUBSYS (or ALL), says which
-/// call a rank made, as NCCL does (tests read which NCCL calls a collective
-/// became). `root` is the root of a broadcast, the peer of a send or
-/// receive, and 0 otherwise; `op` is -1 where the call takes none.
+/// Whether NCCL would log its calls: NCCL_DEBUG=INFO, and COLL among the
+/// subsystems of NCCL_DEBUG_SUBSYS (a comma-separated list, ALL for every
+/// one, all but those listed after a leading ^; by default INIT, BOOTSTRAP
+/// and ENV).
+bool logsCalls() {
+  static const bool logs = [] {
+    const char *debug = std::getenv("NCCL_DEBUG");
+    const char *list = std::getenv("NCCL_DEBUG_SUBSYS");
+    if (!debug || strcasecmp(debug, "INFO") != 0 || !list)
+      return false;
+    bool except = *list == '^';
+    std::string subsystems(list + except);
+    bool named = false;
+    for (size_t start = 0; start <= subsystems.size();) {
+      size_t end = std::min(subsystems.find(',', start), subsystems.size());
+      std::string subsystem = subsystems.substr(start, end - start);
+      named |= !strcasecmp(subsystem.c_str(), "COLL") ||
+               !strcasecmp(subsystem.c_str(), "ALL");
+      start = end + 1;
+    }
+    return named != except;
+  }();
+  return logs;
+}
+
+/// Under logsCalls(), says which call a rank made, as NCCL does (tests read
+/// which NCCL calls a collective became). `root` is the root of a
+/// broadcast, the peer of a send or receive, and 0 otherwise; `op` is -1
+/// where the call takes none.
 void reportCall(const char *name, ncclComm_t comm, size_t count, int type,
                 int op, int root) {
-  const char *debug = std::getenv("NCCL_DEBUG");
-  const char *subsystems = std::getenv("NCCL_DEBUG_SUBSYS");
-  if (!debug || strcasecmp(debug, "INFO") != 0 || !subsystems ||
-      (!strcasestr(subsystems, "COLL") && !strcasestr(subsystems, "ALL")))
+  if (!logsCalls())
     return;
   std::fprintf(stderr,
                "pcc-sim:%d NCCL INFO %s: count %zu datatype %d op %d root %d "

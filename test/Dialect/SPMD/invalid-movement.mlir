@@ -407,8 +407,30 @@ func.func @all_to_all_scalar_tensor(%v: tensor<f32>) {
 
 func.func @groups_on_ppermute(%v: f32) {
   spmd.pmap "i" size 4 {
-    // expected-error @+1 {{'groups' is taken by psum, pmean, pmax, pmin, all_gather, psum_scatter and all_to_all only (as JAX's axis_index_groups); ppermute, pshuffle and pbroadcast name positions along the whole axis: write the pairs of every group in 'perm'}}
+    // expected-error @+1 {{'groups' is taken by psum, pmean, pmax, pmin, all_gather, psum_scatter and all_to_all only (as JAX's axis_index_groups); ppermute, pshuffle, pbroadcast and axis_index address positions along the whole axis: leave 'groups' out (a ppermute within groups lists the pairs of every group in its 'perm')}}
     %r = spmd.ppermute %v over "i" groups [[0, 1], [2, 3]] perm [[0, 1]] : f32
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @groups_on_pbroadcast(%v: f32) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'groups' is taken by psum, pmean, pmax, pmin, all_gather, psum_scatter and all_to_all only}}
+    %r = spmd.pbroadcast %v over "i" groups [[0, 1], [2, 3]] from 0 : f32
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @groups_on_axis_index() {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{ppermute, pshuffle, pbroadcast and axis_index address positions along the whole axis}}
+    %k = spmd.axis_index "i" groups [[0, 1], [2, 3]] : index
     spmd.yield
   }
   return

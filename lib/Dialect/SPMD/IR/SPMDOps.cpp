@@ -270,9 +270,10 @@ static ParseResult parseAxisNames(OpAsmParser &parser, ArrayAttr &names) {
     return parser.emitError(groupsLoc)
            << "'groups' is taken by psum, pmean, pmax, pmin, all_gather, "
               "psum_scatter and all_to_all only (as JAX's "
-              "axis_index_groups); ppermute, pshuffle and pbroadcast name "
-              "positions along the whole axis: write the pairs of every "
-              "group in 'perm'";
+              "axis_index_groups); ppermute, pshuffle, pbroadcast and "
+              "axis_index address positions along the whole axis: leave "
+              "'groups' out (a ppermute within groups lists the pairs of "
+              "every group in its 'perm')";
   return success();
 }
 
@@ -342,21 +343,74 @@ static void printAxesAndGroups(OpAsmPrinter &printer, Operation *op,
 // PmapOp
 //===----------------------------------------------------------------------===//
 
+/// Calls `visit` on every pmap of `root`'s nest in pre-order (`root`
+/// first) with the axis it names first, if any (its own; null where an
+/// earlier pmap of the nest named the axis), until `visit` fails.
+static LogicalResult
+visitNestAxes(PmapOp root,
+              function_ref<LogicalResult(PmapOp, StringAttr newAxis)> visit) {
+  llvm::SmallDenseSet<StringAttr> named;
+  WalkResult walk = root->walk<WalkOrder::PreOrder>([&](PmapOp pmap) {
+    StringAttr name = pmap.getAxisNameAttr();
+    bool isNew = named.insert(name).second;
+    return failed(visit(pmap, isNew ? name : StringAttr()))
+               ? WalkResult::interrupt()
+               : WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 SmallVector<std::pair<StringAttr, int64_t>> PmapOp::getNestAxes() {
   SmallVector<std::pair<StringAttr, int64_t>> axes;
-  getOperation()->walk<WalkOrder::PreOrder>([&](PmapOp pmap) {
-    if (!llvm::is_contained(llvm::make_first_range(axes),
-                            pmap.getAxisNameAttr()))
-      axes.push_back({pmap.getAxisNameAttr(), pmap.getAxisSize()});
+  (void)visitNestAxes(*this, [&](PmapOp pmap, StringAttr newAxis) {
+    if (newAxis)
+      axes.push_back({newAxis, pmap.getAxisSize()});
+    return success();
   });
   return axes;
 }
 
 int64_t PmapOp::getNestDeviceCount() {
   int64_t devices = 1;
-  for (auto [name, size] : getNestAxes())
-    devices *= size;
+  for (auto [name, size] : getNestAxes()) {
+    bool overflow = llvm::MulOverflow(devices, size, devices);
+    assert(!overflow && "verifyNestGrid bounds the grid");
+    (void)overflow;
+  }
   return devices;
+}
+
+/// The grid that an outermost pmap's nest runs on (getNestAxes): one size
+/// per axis name, at most 63 axes (bits of a 64-bit mask in the runtime's
+/// collectives) and 2^63 devices. Each error is at the pmap that breaks a
+/// limit.
+static LogicalResult verifyNestGrid(PmapOp root) {
+  llvm::SmallDenseMap<StringAttr, int64_t> sizes;
+  int64_t devices = 1;
+  return visitNestAxes(
+      root, [&](PmapOp pmap, StringAttr newAxis) -> LogicalResult {
+        if (!newAxis) {
+          int64_t size = sizes.lookup(pmap.getAxisNameAttr());
+          if (size == pmap.getAxisSize())
+            return success();
+          return pmap.emitOpError()
+                 << "reuses axis name " << pmap.getAxisNameAttr()
+                 << " with a different size in the same pmap nest; pcc does "
+                    "not "
+                    "compile that yet: rename one of the axes";
+        }
+        if (sizes.size() == 63)
+          return pmap.emitOpError()
+                 << "gives its nest a 64th axis; pcc's grids have at most 63 "
+                    "(each nested pmap, and each inner pmap beside another "
+                    "with "
+                    "a name of its own, adds one)";
+        if (llvm::MulOverflow(devices, pmap.getAxisSize(), devices))
+          return pmap.emitOpError()
+                 << "makes the device grid larger than 2^63 devices";
+        sizes[newAxis] = pmap.getAxisSize();
+        return success();
+      });
 }
 
 Type PmapOp::getSliceType(Type type) {
@@ -533,15 +587,6 @@ LogicalResult PmapOp::verify() {
   if (getAxisSize() < 1)
     return emitOpError() << "needs an axis size of at least 1, got "
                          << getAxisSize();
-  SmallVector<PmapOp> enclosing = getEnclosingPmaps(*this);
-  // Axes are bits of a 64-bit mask in the runtime's collectives.
-  if (enclosing.size() >= 63)
-    return emitOpError() << "nests more than 63 pmaps";
-  int64_t devices = getAxisSize();
-  for (PmapOp outer : enclosing)
-    if (llvm::MulOverflow(devices, outer.getAxisSize(), devices))
-      return emitOpError() << "makes the device grid larger than 2^63 "
-                              "devices";
 
   Block &body = getBody().front();
   if (body.getNumArguments() != getInputs().size())
@@ -564,6 +609,8 @@ LogicalResult PmapOp::verifyRegions() {
   // (and every axis name) has been verified.
   if ((*this)->getParentOfType<PmapOp>())
     return success();
+  if (failed(verifyNestGrid(*this)))
+    return failure();
   return verifyCollectivesAreUniform(*this);
 }
 

@@ -44,21 +44,6 @@ func.func @main(%a: tensor<3x2xf32>) -> tensor<3x2xf32> {
   return %r : tensor<3x2xf32>
 }
 
-// -----
-
-func.func @main() {
-  spmd.pmap "i" size 2 {
-    spmd.pmap "j" size 2 {
-      spmd.yield
-    }
-    // expected-error @+1 {{'spmd.pmap' op reuses axis name "j" with a different size in the same pmap nest; pcc does not compile that yet: rename one of the axes}}
-    spmd.pmap "j" size 3 {
-      spmd.yield
-    }
-    spmd.yield
-  }
-  return
-}
 
 // -----
 
