@@ -86,12 +86,12 @@ static bool isSupportedElement(Type type) {
              Float64Type>(type);
 }
 
-/// Whether pcc compiles values of `type`: shaped types (their elements are
-/// checked on their own), scalars of supported elements, and functions of
-/// such values (func.constant). Tuples, complex numbers and the like are not
-/// lowered.
+/// Whether pcc compiles values of `type`: tensors and buffers (their
+/// elements are checked on their own), scalars of supported elements, and
+/// functions of such values (func.constant). Vectors, tuples, complex
+/// numbers and the like are not lowered.
 static bool isSupportedValueType(Type type) {
-  if (isa<ShapedType>(type))
+  if (isa<TensorType, BaseMemRefType>(type))
     return true;
   if (auto function = dyn_cast<FunctionType>(type))
     return llvm::all_of(function.getInputs(), isSupportedValueType) &&

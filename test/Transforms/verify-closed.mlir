@@ -317,3 +317,23 @@ func.func @dynamic_winograd(%x: tensor<?x14x14x5xf32>, %o: tensor<6x6x3x3x?x5xf3
   %r = linalg.winograd_input_transform fmr(F_4_3) ins(%x : tensor<?x14x14x5xf32>) outs(%o : tensor<6x6x3x3x?x5xf32>) -> tensor<6x6x3x3x?x5xf32>
   return %r : tensor<6x6x3x3x?x5xf32>
 }
+
+// -----
+
+// Vectors are not lowered either, as values of their own: an operation on
+// one would reach LLVM translation (math) or run unchecked (division).
+func.func @vector_value() -> i32 {
+  // expected-error @+1 {{values of type 'vector<4xi32>' are not supported by pcc (tensors, buffers and scalars of integers, index, f16, bf16, f32 and f64, and functions of them)}}
+  %v = arith.constant dense<[1, 2, 3, 4]> : vector<4xi32>
+  %c = arith.constant 0 : i32
+  return %c : i32
+}
+
+// -----
+
+// expected-error @+1 {{values of type 'vector<4xf32>' are not supported by pcc}}
+func.func @vector_argument(%a: vector<4xf32>) -> vector<4xf32> {
+  // expected-error @+1 {{values of type 'vector<4xf32>' are not supported by pcc}}
+  %s = math.erf %a : vector<4xf32>
+  return %s : vector<4xf32>
+}
