@@ -395,16 +395,14 @@ static LogicalResult verifyNestGrid(PmapOp root) {
             return success();
           return pmap.emitOpError()
                  << "reuses axis name " << pmap.getAxisNameAttr()
-                 << " with a different size in the same pmap nest; pcc does "
-                    "not "
-                    "compile that yet: rename one of the axes";
+                 << " with a different size in the same pmap nest; pcc "
+                    "does not compile that yet: rename one of the axes";
         }
         if (sizes.size() == 63)
           return pmap.emitOpError()
                  << "gives its nest a 64th axis; pcc's grids have at most 63 "
                     "(each nested pmap, and each inner pmap beside another "
-                    "with "
-                    "a name of its own, adds one)";
+                    "with a name of its own, adds one)";
         if (llvm::MulOverflow(devices, pmap.getAxisSize(), devices))
           return pmap.emitOpError()
                  << "makes the device grid larger than 2^63 devices";
