@@ -1511,7 +1511,8 @@ def targets(results):
                 "—", "—", "< 2 s", w < 2)
     f = results["fma"]
     frac = f["bound"]["fraction"]
-    row(f"fused a*b+c, {human_bytes(f['count'] * 4)} f32 per device, N=2",
+    row(f"a*b+c (two tensor ops, fused), {human_bytes(f['count'] * 4)} f32 "
+        "per device, N=2",
         human_seconds(f["pcc"]["median"]),
         f"bound {human_seconds(f['bound']['median'])} (three arrays read, one "
         "written)",

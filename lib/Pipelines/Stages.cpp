@@ -74,6 +74,9 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // more, give defined results, the same on every backend, instead of a
   // signal or whatever the hardware gives.
   pm.addPass(pcc::createPCCDefineIntegerArithmetic());
+  // Chains of elementwise ops become one loop, computed into their result
+  // rather than over a copy of their first operand.
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCFuseElementwiseOps());
   // Loops compute their next value in place of the current one where they
   // can, instead of into a buffer per step.
   pm.addNestedPass<func::FuncOp>(pcc::createPCCReuseLoopBuffers());
