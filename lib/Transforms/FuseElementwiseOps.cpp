@@ -31,11 +31,15 @@ using namespace mlir;
 /// Whether the generic producing `fused` may be computed inside its
 /// consumer: its one user, in the same block, reading each element once
 /// (a broadcast would compute it again for every copy), with a payload that
-/// touches no memory (it will run where the consumer runs).
+/// touches no memory (it will run where the consumer runs). Its one result
+/// must be read: a value computed and never read (another result, one the
+/// consumer's payload ignores) would be dead once fused, and its index
+/// checks, which run on the loops later, with it.
 static bool mayFuse(OpOperand *fused) {
   auto producer = fused->get().getDefiningOp<linalg::GenericOp>();
   auto consumer = dyn_cast<linalg::GenericOp>(fused->getOwner());
-  if (!producer || !consumer || !producer->hasOneUse() ||
+  if (!producer || !consumer || producer->getNumResults() != 1 ||
+      !producer->hasOneUse() || !consumer.payloadUsesValueFromOperand(fused) ||
       producer->getBlock() != consumer->getBlock() ||
       !consumer.getMatchingIndexingMap(fused).isPermutation() ||
       !linalg::areElementwiseOpsFusable(fused))

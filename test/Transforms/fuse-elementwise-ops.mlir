@@ -108,3 +108,26 @@ func.func @broadcast(%a: tensor<4xf32>, %b: tensor<3x4xf32>)
   } -> tensor<3x4xf32>
   return %s : tensor<3x4xf32>
 }
+
+// A value the user's payload never reads is not fused into it: it would be
+// dead there, and so would its index checks, which come later.
+// CHECK-LABEL: func.func @unread
+// CHECK: %[[P:.*]] = linalg.generic
+// CHECK: tensor.extract
+// CHECK: linalg.generic {{.*}} ins(%[[P]], %arg0 :
+func.func @unread(%t: tensor<4xf32>, %idx: tensor<4xindex>) -> tensor<4xf32> {
+  %e = tensor.empty() : tensor<4xf32>
+  %p = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%idx : tensor<4xindex>) outs(%e : tensor<4xf32>) {
+  ^bb0(%i: index, %o: f32):
+    %v = tensor.extract %t[%i] : tensor<4xf32>
+    linalg.yield %v : f32
+  } -> tensor<4xf32>
+  %q = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel"]}
+      ins(%p, %t : tensor<4xf32>, tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %m = arith.mulf %b, %b : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %q : tensor<4xf32>
+}

@@ -241,8 +241,10 @@ def PCCFuseElementwiseOps : Pass<"pcc-fuse-elementwise-ops",
       read twice would be computed twice), in the same block (not into a
       loop, where it would run every step), where the user reads each of its
       elements once (not a broadcast, which would compute each again for
-      every copy), and if its payload has no memory effects (it then runs
-      where its user does);
+      every copy), if its payload has no memory effects (it then runs
+      where its user does), and if it has one result, which the user's
+      payload reads (a value never read would be dead once fused, and the
+      index checks that run on the loops later with it);
     - reads splat constant operands as scalars (no buffer of copies of one
       number);
     - makes a generic whose result goes nowhere in particular (not into a

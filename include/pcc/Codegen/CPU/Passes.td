@@ -63,11 +63,14 @@ def PCCReassociateReductions : Pass<"pcc-reassociate-reductions",
                                     "mlir::func::FuncOp"> {
   let summary = "Allow float reductions to be reordered, so that they vectorize";
   let description = [{
-    Marks `arith.addf` and `arith.mulf` in the bodies of linalg ops with a
-    reduction loop `reassoc`, so that LLVM may split a sum or product into
-    several partial results (vector lanes, interleaved accumulators) instead
-    of a chain of dependent operations. The result's rounding then depends
-    on the vector width, as it does under XLA; elementwise ops and
+    Marks `reassoc` the `arith.addf` and `arith.mulf` ops that fold values
+    into the accumulator of a linalg op with a reduction loop (those reached
+    from an init's block argument through additions and multiplications),
+    so that LLVM may split a sum or product into several partial results
+    (vector lanes, interleaved accumulators) instead of a chain of dependent
+    operations. The result's rounding then depends on the vector width, as
+    it does under XLA; the rest of the body (`x * c` before it is summed, an
+    elementwise op fused into the reduction), elementwise ops and
     collectives are not affected (collectives reduce in rank order).
 
     ```mlir
