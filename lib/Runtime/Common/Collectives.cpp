@@ -158,8 +158,10 @@ GroupPos checkAndLocate(const Collective &call) {
   for (int64_t k = gridRank - 1; k >= 0; --k) {
     if (dims[k] <= 0)
       collectiveFatal(op, "grid dimension is not positive");
-    int64_t coord = rem % dims[k];
-    rem /= dims[k];
+    // (Without a division where it can: in a grid of one axis, the
+    // coordinate is the device number itself.)
+    int64_t coord = rem < dims[k] ? rem : rem % dims[k];
+    rem = rem < dims[k] ? 0 : rem / dims[k];
     if (k == groupAxis) {
       GroupsTable table(call.groups, dims[k]);
       int64_t at = table.position[coord], first = table.start[coord],
@@ -219,7 +221,7 @@ Registry &registry() {
 }
 
 /// Per-thread cache of the slots this thread has used; a device calls few
-/// distinct collectives, so a linear scan starting at the last hit is cheap.
+/// distinct collectives, so the last hit and then a linear scan are cheap.
 struct SlotCache {
   std::vector<GroupSlot *> slots;
   size_t last = 0;
@@ -232,13 +234,13 @@ GroupSlot *findSlot(const Collective &call, const GroupPos &pos,
                     const std::vector<int64_t> *groupRanks) {
   SlotCache &cache = slotCache;
   size_t n = cache.slots.size();
-  for (size_t i = 0; i < n; ++i) {
-    size_t idx = (cache.last + i) % n;
-    if (cache.slots[idx]->matches(call, pos.leader)) {
-      cache.last = idx;
-      return cache.slots[idx];
+  if (cache.last < n && cache.slots[cache.last]->matches(call, pos.leader))
+    return cache.slots[cache.last];
+  for (size_t i = 0; i < n; ++i)
+    if (cache.slots[i]->matches(call, pos.leader)) {
+      cache.last = i;
+      return cache.slots[i];
     }
-  }
   Registry &reg = registry();
   GroupSlot *slot = nullptr;
   {
@@ -428,7 +430,7 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
                                    int64_t device, const GroupPos &pos,
                                    const void *in, void *out,
                                    const Fingerprint &fingerprint, bool stage,
-                                   size_t outBytes) {
+                                   size_t outBytes, size_t ownBytes) {
   uint64_t number = ++slot.members[pos.rank].started;
   int parity = int(number % 2);
   Announcement *announced = slot.announced[parity].get();
@@ -438,7 +440,12 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
     void *copy = bytes <= sizeof(self.inlineInput)
                      ? self.inlineInput
                      : slot.staged[parity][pos.rank].bytes;
-    std::memcpy(copy, in, bytes);
+    // Around the part that only this member reads, which it takes from
+    // its input (computeOwnPart).
+    size_t ownFrom = size_t(pos.rank) * ownBytes, ownTo = ownFrom + ownBytes;
+    std::memcpy(copy, in, ownFrom);
+    std::memcpy(static_cast<char *>(copy) + ownTo,
+                static_cast<const char *>(in) + ownTo, bytes - ownTo);
     in = copy;
     // The output is written right after the meeting: fetch its lines for
     // writing now, so that a cold output's misses overlap the wait.
@@ -865,11 +872,14 @@ void computeOwnPart(const Collective &call, const Announcement *members,
   }
   case Collective::AllToAll: {
     // Member r pulls chunk r of every input; chunk j of its output is
-    // member j's.
-    size_t chunk = inBytes / size_t(pos.size);
+    // member j's. Its own chunk comes from its own input, which it may not
+    // have staged (publishAndMeet's ownBytes).
+    size_t chunk = inBytes / size_t(pos.size), at = size_t(pos.rank) * chunk;
     for (int64_t j = 0; j < pos.size; ++j)
-      copyOut(out + j * chunk, input(j, size_t(pos.rank) * chunk), chunk,
-              stream);
+      copyOut(out + j * chunk,
+              j == pos.rank ? static_cast<const char *>(call.in) + at
+                            : input(j, at),
+              chunk, stream);
     break;
   }
   case Collective::Permute: {
@@ -900,9 +910,12 @@ void hostCollective(const Collective &call, const GroupPos &pos,
                           currentCallSite().shape};
   bool stage = int64_t(call.inBytes()) <= kStagedBytes;
   spans.enter(trace::Phase::Wait);
+  // An all-to-all's own chunk stays where it is: no peer reads it.
+  size_t ownBytes =
+      call.kind == Collective::AllToAll ? call.inBytes() / size_t(pos.size) : 0;
   const Announcement *members =
       publishAndMeet(*slot, op, call.device, pos, call.in, call.out,
-                     fingerprint, stage, outBytes);
+                     fingerprint, stage, outBytes, ownBytes);
   spans.enter(trace::Phase::Transfer);
   computeOwnPart(call, members, pos, members, pos, stage);
   // The peers' inputs must stay untouched until everyone has read them.

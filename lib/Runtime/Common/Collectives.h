@@ -232,16 +232,19 @@ void meet(GroupSlot &slot, const char *op, int64_t device, const GroupPos &pos);
 /// with status 1 and an error naming both collectives, before any member
 /// reads a peer's buffer. With `stage`, `in` (at most kStagedBytes) is
 /// copied into the slot first and the copy is announced (and `outBytes` of
-/// `out` fetched for writing).
+/// `out` fetched for writing), except for the `ownBytes` at offset
+/// pos.rank * ownBytes, which no peer reads (an all-to-all's own chunk).
 /// Returns every member's announcement, indexed by group rank.
 const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
                                    int64_t device, const GroupPos &pos,
                                    const void *in, void *out,
                                    const Fingerprint &fingerprint,
-                                   bool stage = false, size_t outBytes = 0);
+                                   bool stage = false, size_t outBytes = 0,
+                                   size_t ownBytes = 0);
 
 /// A member's share of `call` once every input of its group is readable
-/// through members[0..pos.size) in group-rank order: its own output, and
+/// through members[0..pos.size) in group-rank order (an all-to-all reads
+/// its own chunk from `call.in`, which it may not stage): its own output, and
 /// for the all-reduce and the all-gather a part of the outputs of the
 /// `sharing.size` members that split the work, outputs[0..sharing.size)
 /// (`sharing.rank` is its place among them; `outputs` points into the same

@@ -88,15 +88,22 @@ constexpr int64_t kDeviceCost = 64;
 
 /// The timing of one pmap's launches both ways (see kSerialWork).
 struct SiteChoice {
-  /// Launches before the timed ones, which pay for first touches.
-  static constexpr int32_t kWarmUp = 4;
+  /// Launches before the timed ones, which pay for first touches and run
+  /// slower until caches and predictors have learnt the body (a 512 B
+  /// all_to_all at N = 2 on one thread: 0.4-0.6 µs over the first 30
+  /// launches, 0.33 µs after).
+  static constexpr int32_t kWarmUp = 32;
   /// The timed launches come in blocks of kBlock launches one way, then
   /// kBlock the other, kBlocks times each way. The first launch of a block
   /// is not timed: it pays for the switch (waking the workers, moving the
   /// fibers' stacks between cores), which alternating launch by launch
   /// measured instead of either way (a grouped 512 B psum at N = 8: 4-5 µs
   /// both ways, against 1.6 µs on one thread and 2.2 µs on two after).
-  static constexpr int32_t kBlock = 4, kBlocks = 3;
+  /// Six blocks each way, after kWarmUp: with three after four, that
+  /// all_to_all ran at 0.45-0.48 µs (threads) in 6 of 12 processes, with
+  /// six after 32 in 4 of 12 (0.32 µs in the others; with one thread
+  /// imposed, 2 of 8 processes ran slow too: the machine's noise).
+  static constexpr int32_t kBlock = 4, kBlocks = 6;
   static constexpr int32_t kTimed = kBlocks * (kBlock - 1);
   const void *site = nullptr;
   int32_t launches = 0;

@@ -101,6 +101,26 @@ private:
   const int64_t *strides;
   std::vector<char> packed;
 };
+/// A rank-1 constant of the program (the grid's sizes, a groups or sources
+/// table) as generated code passes it: a global, contiguous, so its first
+/// element and its length.
+struct ConstantRun {
+  explicit ConstantRun(const pcc_unranked_memref *memref) {
+    const char *descriptor = static_cast<const char *>(memref->descriptor);
+    const int64_t *aligned;
+    int64_t offset;
+    std::memcpy(&aligned, descriptor + sizeof(void *), sizeof(void *));
+    std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
+    std::memcpy(&count, descriptor + 2 * sizeof(void *) + sizeof(int64_t),
+                sizeof(int64_t));
+    if (memref->rank != 1)
+      collectiveFatal("pcc_mlir collective", "a table is not of rank 1");
+    data = count ? aligned + offset : nullptr;
+  }
+  const int64_t *data;
+  int64_t count;
+};
+
 /// The text of a call-site string (a NUL-terminated i8 constant).
 const char *siteText(const pcc_unranked_memref *site) {
   const char *descriptor = static_cast<const char *>(site->descriptor);
@@ -119,18 +139,16 @@ struct CollectiveOperands {
   CollectiveOperands(pcc_unranked_memref *grid, pcc_unranked_memref *site,
                      pcc_unranked_memref *in, pcc_unranked_memref *out,
                      size_t elementSize)
-      : dims(grid, sizeof(int64_t), false), input(in, elementSize, false),
+      : dims(grid), input(in, elementSize, false),
         output(out, elementSize, true),
         scope(siteText(site), input.shapeHash()) {
     const GpuPlatform *platform = activeGpuPlatform();
     if (platform && platform->isDeviceThread())
       gpu = platform;
   }
-  const int64_t *gridDims() const {
-    return reinterpret_cast<const int64_t *>(dims.data);
-  }
 
-  Buffer dims, input, output;
+  ConstantRun dims;
+  Buffer input, output;
   CallSiteScope scope;
   const GpuPlatform *gpu = nullptr;
 };
@@ -144,16 +162,15 @@ void runCollective(Collective::Kind kind, int64_t device,
                    pcc_unranked_memref *out, int32_t dtype,
                    size_t elementSize) {
   CollectiveOperands o(grid, site, in, out, elementSize);
-  // A constant of the program: contiguous, and the same address on every
-  // device, which the runtime's group slots rely on.
-  Buffer entries(table, sizeof(int64_t), false);
-  const auto *tableData =
-      entries.count ? reinterpret_cast<const int64_t *>(entries.data) : nullptr;
+  // The same address on every device, which the runtime's group slots rely
+  // on.
+  ConstantRun entries(table);
   bool permute = kind == Collective::Permute;
-  Collective call{kind,         device,         o.dims.count,
-                  o.gridDims(), uint64_t(mask), permute ? nullptr : tableData,
-                  reduction,    dtype,          permute ? tableData : nullptr,
-                  o.input.data, o.output.data,  o.input.count};
+  Collective call{
+      kind,         device,         o.dims.count,
+      o.dims.data,  uint64_t(mask), permute ? nullptr : entries.data,
+      reduction,    dtype,          permute ? entries.data : nullptr,
+      o.input.data, o.output.data,  o.input.count};
   if (o.gpu)
     o.gpu->collective(call);
   else
