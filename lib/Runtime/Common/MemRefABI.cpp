@@ -106,6 +106,9 @@ private:
 /// element and its length.
 struct ConstantRun {
   explicit ConstantRun(const pcc_unranked_memref *memref) {
+    // (Checked first: a descriptor of another rank has no size here.)
+    if (memref->rank != 1)
+      collectiveFatal("pcc_mlir collective", "a table is not of rank 1");
     const char *descriptor = static_cast<const char *>(memref->descriptor);
     const int64_t *aligned;
     int64_t offset;
@@ -113,8 +116,6 @@ struct ConstantRun {
     std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
     std::memcpy(&count, descriptor + 2 * sizeof(void *) + sizeof(int64_t),
                 sizeof(int64_t));
-    if (memref->rank != 1)
-      collectiveFatal("pcc_mlir collective", "a table is not of rank 1");
     data = count ? aligned + offset : nullptr;
   }
   const int64_t *data;
