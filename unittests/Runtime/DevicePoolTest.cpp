@@ -175,8 +175,8 @@ TEST(DevicePool, PmapsRunTheFasterWay) {
     if (!pthread_equal(pthread_self(), run->caller))
       usleep(2000);
   };
-  // More launches than the warm-up and the timed ones (28).
-  for (int launch = 0; launch < 32; ++launch) {
+  // More launches than the warm-up and the timed ones (32 + 48).
+  for (int launch = 0; launch < 84; ++launch) {
     pcc_launch(2, sleeper, &run, /*work=*/0);
     pcc_launch(2, homebody, &run, /*work=*/1000);
   }
