@@ -27,6 +27,17 @@
 using namespace pcc::runtime;
 
 namespace {
+/// Where a memref's first element lies: its aligned pointer plus its
+/// offset, in elements of `elementSize` bytes.
+char *firstElement(const pcc_unranked_memref *memref, size_t elementSize) {
+  const char *descriptor = static_cast<const char *>(memref->descriptor);
+  char *aligned;
+  int64_t offset;
+  std::memcpy(&aligned, descriptor + sizeof(void *), sizeof(void *));
+  std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
+  return aligned + offset * static_cast<int64_t>(elementSize);
+}
+
 /// A memref's elements as one contiguous run, in row-major order: the
 /// memref's own memory when its layout is contiguous (as for every buffer of
 /// pcc's lowering but a strided slice), else a packed copy, which an output
@@ -36,10 +47,7 @@ public:
   Buffer(const pcc_unranked_memref *memref, size_t elementSize, bool isOutput)
       : elementSize(elementSize), isOutput(isOutput) {
     const char *descriptor = static_cast<const char *>(memref->descriptor);
-    int64_t offset;
-    std::memcpy(&base, descriptor + sizeof(void *), sizeof(void *));
-    std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
-    base += offset * static_cast<int64_t>(elementSize);
+    base = firstElement(memref, elementSize);
     rank = memref->rank;
     sizes = reinterpret_cast<const int64_t *>(descriptor + 2 * sizeof(void *) +
                                               sizeof(int64_t));
@@ -110,13 +118,11 @@ struct ConstantRun {
     if (memref->rank != 1)
       collectiveFatal("pcc_mlir collective", "a table is not of rank 1");
     const char *descriptor = static_cast<const char *>(memref->descriptor);
-    const int64_t *aligned;
-    int64_t offset;
-    std::memcpy(&aligned, descriptor + sizeof(void *), sizeof(void *));
-    std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
     std::memcpy(&count, descriptor + 2 * sizeof(void *) + sizeof(int64_t),
                 sizeof(int64_t));
-    data = count ? aligned + offset : nullptr;
+    data = count ? reinterpret_cast<const int64_t *>(
+                       firstElement(memref, sizeof(int64_t)))
+                 : nullptr;
   }
   const int64_t *data;
   int64_t count;
@@ -124,12 +130,7 @@ struct ConstantRun {
 
 /// The text of a call-site string (a NUL-terminated i8 constant).
 const char *siteText(const pcc_unranked_memref *site) {
-  const char *descriptor = static_cast<const char *>(site->descriptor);
-  const char *aligned;
-  int64_t offset;
-  std::memcpy(&aligned, descriptor + sizeof(void *), sizeof(void *));
-  std::memcpy(&offset, descriptor + 2 * sizeof(void *), sizeof(int64_t));
-  return aligned + offset;
+  return firstElement(site, 1);
 }
 
 /// A collective's operands as generated code passes them, unpacked for the
