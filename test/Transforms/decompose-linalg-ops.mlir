@@ -84,3 +84,58 @@ func.func @winograd(%f: tensor<2x3x3x5xf32>, %x: tensor<1x14x14x5xf32>,
   %ot = linalg.winograd_output_transform fmr(F_4_3) ins(%m : tensor<6x6x3x3x1x2xf32>) outs(%o : tensor<1x12x12x2xf32>) -> tensor<1x12x12x2xf32>
   return %ft, %it, %ot : tensor<6x6x5x2xf32>, tensor<6x6x3x3x1x5xf32>, tensor<1x12x12x2xf32>
 }
+
+// -----
+
+// A reduction over nothing is its init, whether or not its payload reads it.
+// CHECK-LABEL: func @reduce_nothing
+// CHECK-SAME: (%{{.*}}: tensor<3x0xf32>, %[[INIT:.*]]: tensor<3xf32>)
+func.func @reduce_nothing(%x: tensor<3x0xf32>, %init: tensor<3xf32>) -> tensor<3xf32> {
+  // CHECK-NOT: linalg.reduce
+  // CHECK: return %[[INIT]]
+  %last = linalg.reduce ins(%x : tensor<3x0xf32>) outs(%init : tensor<3xf32>)
+      dimensions = [1]
+    (%in: f32, %acc: f32) {
+      linalg.yield %in : f32
+    }
+  return %last : tensor<3xf32>
+}
+
+// -----
+
+// Dynamically sized, it is chosen at run time where the payload ignores the
+// init; a payload that reads its init needs no choice, nor does a reduction
+// over a dimension known not to be empty.
+// CHECK-LABEL: func @reduce_maybe_nothing
+// CHECK-SAME: (%[[X:.*]]: tensor<?x?xf32>, %[[INIT:.*]]: tensor<?xf32>, %[[Y:.*]]: tensor<?x4xf32>)
+func.func @reduce_maybe_nothing(%x: tensor<?x?xf32>, %init: tensor<?xf32>, %y: tensor<?x4xf32>)
+    -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  // CHECK: %[[N:.*]] = tensor.dim %[[X]], %c1
+  // CHECK: %[[EMPTY:.*]] = arith.cmpi eq, %[[N]], %c0
+  // CHECK: %[[LAST:.*]] = scf.if %[[EMPTY]] -> (tensor<?xf32>) {
+  // CHECK-NEXT: scf.yield %[[INIT]]
+  // CHECK-NEXT: } else {
+  // CHECK-NEXT: %[[REDUCED:.*]] = linalg.reduce
+  // CHECK: scf.yield %[[REDUCED]]
+  %last = linalg.reduce ins(%x : tensor<?x?xf32>) outs(%init : tensor<?xf32>)
+      dimensions = [1]
+    (%in: f32, %acc: f32) {
+      linalg.yield %in : f32
+    }
+  // CHECK-NOT: scf.if
+  // CHECK: %[[SUM:.*]] = linalg.reduce
+  %sum = linalg.reduce ins(%x : tensor<?x?xf32>) outs(%init : tensor<?xf32>)
+      dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %s = arith.addf %in, %acc : f32
+      linalg.yield %s : f32
+    }
+  // CHECK: %[[FIRST:.*]] = linalg.reduce
+  %first = linalg.reduce ins(%y : tensor<?x4xf32>) outs(%init : tensor<?xf32>)
+      dimensions = [1]
+    (%in: f32, %acc: f32) {
+      linalg.yield %in : f32
+    }
+  // CHECK: return %[[LAST]], %[[SUM]], %[[FIRST]]
+  return %last, %sum, %first : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}

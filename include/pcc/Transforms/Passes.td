@@ -191,7 +191,8 @@ def PCCExpandMath : Pass<"pcc-expand-math"> {
 }
 
 def PCCDecomposeLinalgOps : Pass<"pcc-decompose-linalg-ops"> {
-  let summary = "Decompose the linalg ops that do not bufferize";
+  let summary = "Decompose the linalg ops that do not bufferize, and give "
+                "reductions over nothing their inits";
   let description = [{
     One-Shot Bufferize has no model of a few linalg ops. Upstream decomposes
     each into ops that bufferize, and this pass applies its decompositions:
@@ -211,6 +212,15 @@ def PCCDecomposeLinalgOps : Pass<"pcc-decompose-linalg-ops"> {
       and `linalg.winograd_output_transform` into `scf.for` loops over
       tiles whose bodies multiply each tile by the transform's constant
       matrices (`linalg.matmul`).
+
+    It also gives each structured op whose reduction loops run zero times
+    its inits as results. Bufferization copies an init into the result's
+    buffer only where the payload reads it, so a payload that ignores its
+    init (`linalg.yield %in`, the last element) would return uninitialized
+    memory where nothing was reduced. A statically empty reduction is
+    replaced by its inits; a dynamically sized one, whose payload ignores an
+    init, by an `scf.if` that chooses between the inits and the op at run
+    time.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::linalg::LinalgDialect",
