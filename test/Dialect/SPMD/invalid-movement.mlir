@@ -435,3 +435,59 @@ func.func @groups_on_axis_index() {
   }
   return
 }
+
+// -----
+
+// A 'groups' after the other attributes is placed, not only rejected.
+func.func @groups_after_perm(%v: f32) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'groups' is taken by psum, pmean, pmax, pmin, all_gather, psum_scatter and all_to_all only}}
+    %r = spmd.ppermute %v over "i" perm [[0, 1]] groups [[0, 1], [2, 3]] : f32
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @groups_after_from(%v: f32) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'groups' is taken by psum, pmean, pmax, pmin, all_gather, psum_scatter and all_to_all only}}
+    %r = spmd.pbroadcast %v over "i" from 0 groups [[0, 1], [2, 3]] : f32
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @groups_after_tiled(%v: tensor<3xf32>) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'groups' is written right after the axis name, before every other attribute: over "i" groups [[0, 1], [2, 3]] ...}}
+    %r = spmd.all_gather %v over "i" tiled groups [[0, 1], [2, 3]] : tensor<3xf32> -> tensor<6xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @groups_after_dim(%v: tensor<4xf32>) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'groups' is written right after the axis name}}
+    %r = spmd.psum_scatter %v over "i" dim 0 groups [[0, 1], [2, 3]] : tensor<4xf32> -> tensor<2xf32>
+    spmd.yield
+  }
+  return
+}
+
+// -----
+
+func.func @groups_after_concat(%v: tensor<4xf32>) {
+  spmd.pmap "i" size 4 {
+    // expected-error @+1 {{'groups' is written right after the axis name}}
+    %r = spmd.all_to_all %v over "i" split 0 concat 0 tiled groups [[0, 1], [2, 3]] : tensor<4xf32> -> tensor<4xf32>
+    spmd.yield
+  }
+  return
+}

@@ -260,22 +260,47 @@ static ParseResult parseAxisList(OpAsmParser &parser, ArrayAttr &names) {
   return success();
 }
 
-/// The axes of an op that takes no `groups`; a `groups` after them is an
-/// error that says which ops take it.
+/// A `groups` written where an op that takes none would have it: an error
+/// that says which ops take it.
+static ParseResult parseNoGroups(OpAsmParser &parser) {
+  SMLoc groupsLoc = parser.getCurrentLocation();
+  if (failed(parser.parseOptionalKeyword("groups")))
+    return success();
+  return parser.emitError(groupsLoc)
+         << "'groups' is taken by psum, pmean, pmax, pmin, all_gather, "
+            "psum_scatter and all_to_all only (as JAX's "
+            "axis_index_groups); ppermute, pshuffle, pbroadcast and "
+            "axis_index address positions along the whole axis: leave "
+            "'groups' out (a ppermute within groups lists the pairs of "
+            "every group in its 'perm')";
+}
+
+/// The axes of an op that takes no `groups` (parseNoGroups after them).
 static ParseResult parseAxisNames(OpAsmParser &parser, ArrayAttr &names) {
   if (parseAxisList(parser, names))
     return failure();
-  SMLoc groupsLoc = parser.getCurrentLocation();
-  if (succeeded(parser.parseOptionalKeyword("groups")))
-    return parser.emitError(groupsLoc)
-           << "'groups' is taken by psum, pmean, pmax, pmin, all_gather, "
-              "psum_scatter and all_to_all only (as JAX's "
-              "axis_index_groups); ppermute, pshuffle, pbroadcast and "
-              "axis_index address positions along the whole axis: leave "
-              "'groups' out (a ppermute within groups lists the pairs of "
-              "every group in its 'perm')";
-  return success();
+  return parseNoGroups(parser);
 }
+
+/// After the attributes of an op that takes no `groups`, one written there
+/// (which the format would otherwise reject as "expected ':'").
+static ParseResult parseNoLateGroups(OpAsmParser &parser, ArrayAttr) {
+  return parseNoGroups(parser);
+}
+
+/// After the attributes of an op that takes `groups`, one written there
+/// rather than right after the axis name.
+static ParseResult parseLateGroups(OpAsmParser &parser, ArrayAttr) {
+  SMLoc groupsLoc = parser.getCurrentLocation();
+  if (failed(parser.parseOptionalKeyword("groups")))
+    return success();
+  return parser.emitError(groupsLoc)
+         << "'groups' is written right after the axis name, before every "
+            "other attribute: over \"i\" groups [[0, 1], [2, 3]] ...";
+}
+
+static void printNoLateGroups(OpAsmPrinter &, Operation *, ArrayAttr) {}
+static void printLateGroups(OpAsmPrinter &, Operation *, ArrayAttr) {}
 
 /// Parses `[[0, 1], [2, 3]]`: lists of integers, as `groups` and
 /// ppermute's `perm` hold them.

@@ -344,7 +344,8 @@ def SPMD_AllGatherOp : SPMD_Op<"all_gather", [
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $input `over` custom<AxesAndGroups>($axis_names, $groups)
-    (`axis` $axis^)? (`tiled` $tiled^)? attr-dict `:` type($input) `->`
+    (`axis` $axis^)? (`tiled` $tiled^)? custom<LateGroups>(ref($groups))
+    attr-dict `:` type($input) `->`
     type($result)
   }];
   let extraClassDefinition = [{
@@ -395,7 +396,8 @@ def SPMD_PsumScatterOp : SPMD_Op<"psum_scatter", [
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $input `over` custom<AxesAndGroups>($axis_names, $groups)
-    (`dim` $dim^)? (`tiled` $tiled^)? attr-dict `:` type($input) `->`
+    (`dim` $dim^)? (`tiled` $tiled^)? custom<LateGroups>(ref($groups))
+    attr-dict `:` type($input) `->`
     type($result)
   }];
   let hasVerifier = 1;
@@ -426,7 +428,7 @@ def SPMD_PpermuteOp : SPMD_Op<"ppermute", [
   let results = (outs SPMD_GatherableValue:$result);
   let assemblyFormat = [{
     $input `over` custom<AxisNames>($axis_names) `perm` custom<IndexLists>($perm)
-    attr-dict `:` type($input)
+    custom<NoLateGroups>(ref($axis_names)) attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
 }
@@ -453,8 +455,8 @@ def SPMD_PshuffleOp : SPMD_Op<"pshuffle", [
                        DenseI64ArrayAttr:$perm);
   let results = (outs SPMD_GatherableValue:$result);
   let assemblyFormat = [{
-    $input `over` custom<AxisNames>($axis_names) `perm` $perm attr-dict `:`
-    type($input)
+    $input `over` custom<AxisNames>($axis_names) `perm` $perm
+    custom<NoLateGroups>(ref($axis_names)) attr-dict `:` type($input)
   }];
   let hasVerifier = 1;
 }
@@ -494,7 +496,8 @@ def SPMD_AllToAllOp : SPMD_Op<"all_to_all", [
   let results = (outs AnyRankedTensor:$result);
   let assemblyFormat = [{
     $input `over` custom<AxesAndGroups>($axis_names, $groups)
-    `split` $split `concat` $concat (`tiled` $tiled^)? attr-dict `:`
+    `split` $split `concat` $concat (`tiled` $tiled^)?
+    custom<LateGroups>(ref($groups)) attr-dict `:`
     type($input) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -516,8 +519,8 @@ def SPMD_PbroadcastOp : SPMD_Op<"pbroadcast", [
                        I64Attr:$source);
   let results = (outs SPMD_GatherableValue:$result);
   let assemblyFormat = [{
-    $input `over` custom<AxisNames>($axis_names) `from` $source attr-dict `:`
-    type($input)
+    $input `over` custom<AxisNames>($axis_names) `from` $source
+    custom<NoLateGroups>(ref($axis_names)) attr-dict `:` type($input)
   }];
   let extraClassDefinition = [{
     bool $cppClass::hasUniformResult() { return true; }
