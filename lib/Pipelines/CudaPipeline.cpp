@@ -38,11 +38,15 @@ void pcc::buildCudaPipeline(OpPassManager &pm,
   // 256, mapped to blocks of 256 threads (what remains sequential stays
   // inside each thread).
   OpPassManager &functions = pm.nest<func::FuncOp>();
-  // The mapping takes parallel loops without results: the program's that
-  // reduce run as sequential loops.
-  functions.addPass(pcc::createPCCSequentialReductions());
+  // The mapping takes parallel loops without results, and shares only the
+  // outermost among threads: the program's loops that reduce, and those
+  // inside others, run as sequential loops. (Before the kernels, so that
+  // the ops in a reducing loop's body still become kernels; again after
+  // the linalg ops left inside bodies have become loops.)
+  functions.addPass(pcc::createPCCSequentialLoops());
   functions.addPass(pcc::createPCCLinalgToGPU());
   functions.addPass(createConvertLinalgToParallelLoopsPass());
+  functions.addPass(pcc::createPCCSequentialLoops());
   functions.addPass(pcc::createPCCCollapseParallelLoops());
   // Folds the collapsed bounds to constants before tiling.
   functions.addPass(createCanonicalizerPass());

@@ -95,6 +95,10 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // A constant read by many ops would make bufferizing cost time in the
   // square of its uses.
   pm.addNestedPass<func::FuncOp>(pcc::createPCCCloneTensorConstants());
+  // A write in a linalg op's body into a tensor from outside it is made
+  // into a copy per element: bufferization analyses the body as if it ran
+  // once.
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCPrivatizeBodyWrites());
   // Bodies compute straight into the pmap's result slices.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));

@@ -1,9 +1,9 @@
 //===- DefineIntegerArithmetic.cpp - x / 0, x << 64 as XLA has them -------===//
 //
 // Guards every integer division whose divisor might be 0 (or -1, for signed
-// ones), and every shift whose amount might be the width or more, so that no
-// device ever executes an undefined one: see the pass description in
-// Passes.td for the results.
+// ones), every shift whose amount might be the width or more, and every
+// float-to-integer cast, so that no device ever executes an undefined one:
+// see the pass description in Passes.td for the results.
 //
 //===----------------------------------------------------------------------===//
 
@@ -112,6 +112,56 @@ static bool isSafeShift(Value y) {
          value.ult(widthOf(y.getType()));
 }
 
+/// A constant of `type` (a float, or a tensor of them, splat) holding
+/// `value`, rounded to it (past its range: an infinity).
+static Value floatConstant(OpBuilder &builder, Location loc, Type type,
+                           const APInt &value, bool isSigned) {
+  auto element = cast<FloatType>(getElementTypeOrSelf(type));
+  APFloat converted(element.getFloatSemantics());
+  converted.convertFromAPInt(value, isSigned, APFloat::rmNearestTiesToEven);
+  TypedAttr attr = FloatAttr::get(element, converted);
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    attr = SplatElementsAttr::get(shaped, converted);
+  return arith::ConstantOp::create(builder, loc, type, attr);
+}
+
+/// Guards the cast `op` (fptosi or fptoui): a value past the integer
+/// type's range gives its nearest end, NaN gives 0, and the cast itself
+/// only ever converts a value in range.
+static Value guardCast(OpBuilder &builder, Operation *op, bool isSigned) {
+  Location loc = op->getLoc();
+  Value x = op->getOperand(0);
+  Type type = x.getType(), result = op->getResult(0).getType();
+  unsigned width = widthOf(result);
+  auto cmp = [&](arith::CmpFPredicate predicate, Value a, Value b) {
+    return arith::CmpFOp::create(builder, loc, predicate, a, b).getResult();
+  };
+  // The first power of two past the range (2^(w-1), or 2^w unsigned), and
+  // its end below (-2^(w-1), which the range holds, or 0).
+  APInt past = APInt::getOneBitSet(width + 1, isSigned ? width - 1 : width);
+  Value zero = floatConstant(builder, loc, type, APInt(1, 0), false);
+  Value above = cmp(arith::CmpFPredicate::OGE, x,
+                    floatConstant(builder, loc, type, past, false));
+  Value below = isSigned ? cmp(arith::CmpFPredicate::OLE, x,
+                               floatConstant(builder, loc, type, -past, true))
+                         : cmp(arith::CmpFPredicate::OLT, x, zero);
+  Value outside = arith::OrIOp::create(builder, loc, above, below);
+  Value isNaN = cmp(arith::CmpFPredicate::UNO, x, x);
+  Value bad = arith::OrIOp::create(builder, loc, isNaN, outside);
+  Value inRange = arith::SelectOp::create(builder, loc, bad, zero, x);
+  Operation *safe = builder.clone(*op);
+  safe->setOperand(0, inRange);
+  Value max = constant(builder, loc, result,
+                       isSigned ? APInt::getSignedMaxValue(width)
+                                : APInt::getMaxValue(width));
+  Value min =
+      constant(builder, loc, result,
+               isSigned ? APInt::getSignedMinValue(width) : APInt(width, 0));
+  Value clamped =
+      arith::SelectOp::create(builder, loc, above, max, safe->getResult(0));
+  return arith::SelectOp::create(builder, loc, below, min, clamped);
+}
+
 namespace {
 struct PCCDefineIntegerArithmeticPass
     : public pcc::impl::PCCDefineIntegerArithmeticBase<
@@ -130,6 +180,17 @@ struct PCCDefineIntegerArithmeticPass
           !isSafeShift(op->getOperand(1)))
         shifts.push_back(op);
     });
+    SmallVector<Operation *> casts;
+    getOperation()->walk([&](Operation *op) {
+      if (isa<arith::FPToSIOp, arith::FPToUIOp>(op))
+        casts.push_back(op);
+    });
+    for (Operation *op : casts) {
+      OpBuilder builder(op);
+      Value result = guardCast(builder, op, isa<arith::FPToSIOp>(op));
+      op->getResult(0).replaceAllUsesWith(result);
+      op->erase();
+    }
     for (Operation *op : shifts) {
       OpBuilder builder(op);
       Value result = guardShift(builder, op);

@@ -91,3 +91,31 @@ func.func @constant_shift(%x: i8) -> i8 {
   %r = arith.shrui %x, %c : i8
   return %r : i8
 }
+
+// Float-to-integer casts saturate, and NaN gives 0: the cast converts 0
+// instead of a value out of range, and the ends are selected.
+// CHECK-LABEL: func @casts
+// CHECK: %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[PAST:.*]] = arith.constant 2.14748365E+9 : f32
+// CHECK: %[[ABOVE:.*]] = arith.cmpf oge, %arg0, %[[PAST]] : f32
+// CHECK: %[[LOW:.*]] = arith.constant -2.14748365E+9 : f32
+// CHECK: %[[BELOW:.*]] = arith.cmpf ole, %arg0, %[[LOW]] : f32
+// CHECK: %[[OUT:.*]] = arith.ori %[[ABOVE]], %[[BELOW]] : i1
+// CHECK: %[[NAN:.*]] = arith.cmpf uno, %arg0, %arg0 : f32
+// CHECK: %[[BAD:.*]] = arith.ori %[[NAN]], %[[OUT]] : i1
+// CHECK: %[[X:.*]] = arith.select %[[BAD]], %[[ZERO]], %arg0 : f32
+// CHECK: %[[I:.*]] = arith.fptosi %[[X]] : f32 to i32
+// CHECK: %[[HI:.*]] = arith.select %[[ABOVE]], %c2147483647_i32, %[[I]] : i32
+// CHECK: %[[S:.*]] = arith.select %[[BELOW]], %c-2147483648_i32, %[[HI]] : i32
+// Unsigned: below 0 gives 0, 2^8 or more 255 (all ones).
+// CHECK: %[[UA:.*]] = arith.cmpf oge, %arg1, %{{.*}} : f16
+// CHECK: %[[UB:.*]] = arith.cmpf olt, %arg1, %{{.*}} : f16
+// CHECK: arith.fptoui %{{.*}} : f16 to i8
+// CHECK: arith.select %[[UA]], %c-1_i8
+// CHECK: %[[U:.*]] = arith.select %[[UB]], %c0_i8
+// CHECK: return %[[S]], %[[U]]
+func.func @casts(%x: f32, %h: f16) -> (i32, i8) {
+  %s = arith.fptosi %x : f32 to i32
+  %u = arith.fptoui %h : f16 to i8
+  return %s, %u : i32, i8
+}

@@ -52,3 +52,24 @@ func.func @classify(%x: f32) -> (i1, i1) {
   %n = math.isnormal %x : f32
   return %i, %n : i1, i1
 }
+
+// expm1 from exp and log (Kahan): x where exp(x) rounds to 1, -1 where
+// exp(x) - 1 does, exp(x) where it overflows, else (u - 1) * x / log(u).
+// CHECK-LABEL: func @expm1
+// CHECK: %[[U:.*]] = math.exp %arg0 : f64
+// CHECK: %[[UM1:.*]] = arith.subf %[[U]], %[[ONE:.*]] : f64
+// CHECK: %[[P:.*]] = arith.mulf %[[UM1]], %arg0 : f64
+// CHECK: %[[L:.*]] = math.log %[[U]] : f64
+// CHECK: %[[G:.*]] = arith.divf %[[P]], %[[L]] : f64
+// CHECK: %[[INF:.*]] = arith.cmpf oeq, %[[U]], %{{.*}} : f64
+// CHECK: %[[R1:.*]] = arith.select %[[INF]], %[[U]], %[[G]] : f64
+// CHECK: %[[M1:.*]] = arith.cmpf oeq, %[[UM1]], %[[MINUS:.*]] : f64
+// CHECK: %[[R2:.*]] = arith.select %[[M1]], %[[MINUS]], %[[R1]] : f64
+// CHECK: %[[ISONE:.*]] = arith.cmpf oeq, %[[U]], %[[ONE]] : f64
+// CHECK: %[[R3:.*]] = arith.select %[[ISONE]], %arg0, %[[R2]] : f64
+// CHECK: return %[[R3]]
+// CHECK-NOT: math.expm1
+func.func @expm1(%x: f64) -> f64 {
+  %r = math.expm1 %x : f64
+  return %r : f64
+}

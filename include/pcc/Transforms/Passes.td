@@ -128,8 +128,9 @@ def PCCEntryResultsInPlace : Pass<"pcc-entry-results-in-place",
 }
 
 def PCCDefineIntegerArithmetic : Pass<"pcc-define-integer-arithmetic"> {
-  let summary = "Give integer division by zero and overflow, and shifts "
-                "by the width or more, defined results";
+  let summary = "Give integer division by zero and overflow, shifts by "
+                "the width or more, and float-to-integer casts out of range "
+                "defined results";
   let description = [{
     An integer division by zero, or `INT_MIN / -1`, is undefined behaviour
     in LLVM: on x86 it raises SIGFPE, on a GPU it gives whatever the
@@ -149,6 +150,14 @@ def PCCDefineIntegerArithmetic : Pass<"pcc-define-integer-arithmetic"> {
     |---|---|
     | `shli`, `shrui` | 0 |
     | `shrsi` | the sign in every bit (-1 or 0) |
+
+    A float-to-integer cast of NaN, or of a value whose integer part the
+    type cannot hold, is poison in LLVM: x86 gives `INT_MIN` or wraps,
+    vector code and GPUs other values, so results changed with the backend
+    and with a tensor's size. pcc saturates, as XLA does (and LLVM's
+    `fptosi.sat`): `fptosi` and `fptoui` give the type's nearest end
+    (`fptosi` of 3e9 to i32 is `INT_MAX`, of -inf `INT_MIN`; `fptoui` of
+    -5.0 is 0), and NaN gives 0; the cast itself converts 0 instead.
 
     Each division whose divisor is not a constant that needs no guard
     divides by 1 in those cases instead and selects the defined result
@@ -173,7 +182,9 @@ def PCCExpandMath : Pass<"pcc-expand-math"> {
     generation leave some ops of the math dialect without a lowering:
     `math.rsqrt` (libm has no `rsqrtf`), `math.fpowi` and `math.copysign`
     (their intrinsics can become calls of compiler-rt, which the JIT does not
-    provide), `math.isinf` and `math.isnormal` (no lowering upstream). This
+    provide), `math.isinf` and `math.isnormal` (no lowering upstream), and
+    `math.expm1` (upstream's lowering computes `exp(x) - 1`, which rounds
+    every |x| below the type's precision to 0). This
     pass expands them into what the rest of the pipeline takes, before the
     math ops are lowered:
 
@@ -184,7 +195,11 @@ def PCCExpandMath : Pass<"pcc-expand-math"> {
     - `math.copysign %x, %y` becomes bit operations: the magnitude's bits of
       `%x` with the sign bit of `%y`, for every float type;
     - `math.isinf %x` becomes `|x| == inf`, and `math.isnormal %x`
-      `smallest normal <= |x| < inf` (both false for NaN).
+      `smallest normal <= |x| < inf` (both false for NaN);
+    - `math.expm1 %x` becomes Kahan's formula from `exp` and `log`, on
+      every backend: with `u = exp(x)`, `x` where `u` rounds to 1, -1 where
+      `u - 1` does, `u` where it overflows, else `(u - 1) * x / log(u)`
+      (within a few units in the last place of NumPy's `expm1`).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect"];
@@ -226,6 +241,34 @@ def PCCDecomposeLinalgOps : Pass<"pcc-decompose-linalg-ops"> {
                            "mlir::linalg::LinalgDialect",
                            "mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect"];
+}
+
+def PCCPrivatizeBodyWrites : Pass<"pcc-privatize-body-writes",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Give each write in a linalg op's body into a tensor from "
+                "outside it a copy of its own";
+  let description = [{
+    A linalg op's body (and a `tensor.generate`'s) runs once per element,
+    but One-Shot Bufferize analyses it as code that runs once, and linalg
+    declares no repetitive region. A write in the body into a tensor from
+    outside it (`tensor.insert`, `tensor.insert_slice`, a linalg op's init,
+    an `scf.for`'s iter_args, directly or through a view such as
+    `tensor.extract_slice`) was made in place where nothing after the body
+    read the tensor, and every later element saw the earlier elements'
+    writes: element j of `n = t with n[j] = 100; n[0]` came out 100 for
+    every j. The pass, run just before bufferization, gives each such write
+    a copy made in the body (`bufferization.alloc_tensor() copy(...)`), as
+    value semantics mean; reads (`tensor.extract`, slices only read) copy
+    nothing.
+
+    ```mlir
+    %n = tensor.insert %v into %t[%j] : tensor<4xf32>   // %t from outside
+    // becomes
+    %copy = bufferization.alloc_tensor() copy(%t) : tensor<4xf32>
+    %n = tensor.insert %v into %copy[%j] : tensor<4xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect"];
 }
 
 def PCCFuseElementwiseOps : Pass<"pcc-fuse-elementwise-ops",

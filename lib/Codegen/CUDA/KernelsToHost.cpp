@@ -48,9 +48,10 @@ public:
 
 private:
   /// A private NUL-terminated string, its address at `b`'s insertion point.
+  /// (createGlobalString stores the bytes it is given: the NUL is ours.)
   Value string(Location loc, StringRef text) {
     std::string name = "pcc.sim.site." + std::to_string(sites++);
-    return LLVM::createGlobalString(loc, b, name, text,
+    return LLVM::createGlobalString(loc, b, name, (text + Twine('\0')).str(),
                                     LLVM::Linkage::Internal);
   }
 

@@ -489,7 +489,13 @@ struct PCCLinalgToGPUPass
       copy->erase();
     });
     SmallVector<linalg::LinalgOp> ops;
-    getOperation()->walk([&](linalg::LinalgOp op) { ops.push_back(op); });
+    // An op inside another linalg op's body or a parallel loop runs within
+    // one thread of its kernel (pcc-sequential-loops), not as a kernel.
+    getOperation()->walk([&](linalg::LinalgOp op) {
+      if (!op->getParentOfType<linalg::LinalgOp>() &&
+          !op->getParentOfType<scf::ParallelOp>())
+        ops.push_back(op);
+    });
     for (linalg::LinalgOp op : ops) {
       int64_t reductionSize = 0;
       if (isTiledMatmul(op))

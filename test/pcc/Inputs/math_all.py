@@ -46,6 +46,15 @@ UNARY = {
     "erf": (np.vectorize(math.erf), (-2, 2)),
     "erfc": (np.vectorize(math.erfc), (-2, 2)),
 }
+# Ops whose result near 0 is about their argument: on tiny arguments, where
+# a formula such as exp(x) - 1 loses every digit, each must keep them.
+TINY = {
+    "expm1": np.expm1, "log1p": np.log1p, "sin": np.sin, "tan": np.tan,
+    "asin": np.arcsin, "atan": np.arctan, "sinh": np.sinh, "tanh": np.tanh,
+    "asinh": np.arcsinh, "atanh": np.arctanh, "erf": np.vectorize(math.erf),
+}
+TINY_VALUES = [s * m for m in (1e-30, 1e-20, 1e-10, 1e-7, 1e-5, 1e-3, 3e-2)
+               for s in (1, -1)] + [0.0, -0.0]
 BINARY = {
     "powf": (np.power, (0.1, 4)),
     "atan2": (np.arctan2, (-4, 4)),
@@ -93,6 +102,12 @@ def main():
             lines.append(f"%{op}_{ftype} = math.{op} {a} : {t}")
             result(f"{op}_{ftype}", t, oracle(x.astype(np.float64)).astype(
                 dtype), rtol)
+        tiny = np.array(TINY_VALUES, dtype)
+        a = argument(tiny)
+        for op, oracle in TINY.items():
+            lines.append(f"%{op}_tiny_{ftype} = math.{op} {a} : {t}")
+            result(f"{op}_tiny_{ftype}", t,
+                   oracle(tiny.astype(np.float64)).astype(dtype), rtol)
         for op, (oracle, (lo, hi)) in BINARY.items():
             x = rng.uniform(lo, hi, N).astype(dtype)
             y = rng.uniform(lo, hi, N).astype(dtype)

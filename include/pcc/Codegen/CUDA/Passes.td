@@ -61,15 +61,24 @@ def PCCGPULowerAllReduce : Pass<"pcc-gpu-lower-all-reduce",
                            "mlir::memref::MemRefDialect"];
 }
 
-def PCCSequentialReductions : Pass<"pcc-sequential-reductions",
+def PCCSequentialLoops : Pass<"pcc-sequential-loops",
                                     "mlir::func::FuncOp"> {
-  let summary = "Run each scf.parallel that reduces as nested scf.for loops";
+  let summary = "Run each scf.parallel that reduces, or that is inside "
+                "another, as nested scf.for loops";
   let description = [{
     For the cuda backend, before parallel loops are mapped to GPU blocks
     and threads, which takes loops without results only: a program's
     `scf.parallel` with `init` values and `scf.reduce` becomes a nest of
     `scf.for` loops carrying the reduced values, combined in iteration
     order by the `scf.reduce` regions, as the cpu backend runs it.
+
+    So does an `scf.parallel` inside another (a buffer copied in a linalg
+    op's body, an op on a tensor of the body's own): each thread runs one
+    iteration of the outer loop, and the inner one within it. Mapped to the
+    threads of a block instead, each thread ran one iteration of the inner
+    loop but all of the outer body around it, and a buffer the outer body
+    allocated was a different one in each thread: a per-element copy of a
+    tensor was filled in one element only.
 
     ```mlir
     %r = scf.parallel (%j) = (%c0) to (%c10) step (%c3) init(%zero) -> i64 {

@@ -1,8 +1,9 @@
-//===- SequentialReductions.cpp - reducing parallel loops as scf.for ------===//
+//===- SequentialLoops.cpp - parallel loops that threads cannot share -----===//
 //
-// Each scf.parallel with results becomes a nest of scf.for loops that carry
-// the reduced values, for the GPU mapping, which takes loops without
-// results only. See the pass description in Passes.td.
+// Each scf.parallel with results, and each inside another, becomes a nest of
+// scf.for loops (carrying the reduced values): the GPU mapping takes loops
+// without results only, and would share an inner loop among the threads of
+// a block. See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,7 +14,7 @@
 #include "mlir/IR/IRMapping.h"
 
 namespace pcc {
-#define GEN_PASS_DEF_PCCSEQUENTIALREDUCTIONS
+#define GEN_PASS_DEF_PCCSEQUENTIALLOOPS
 #include "pcc/Codegen/CUDA/Passes.h.inc"
 } // namespace pcc
 
@@ -59,13 +60,12 @@ static SmallVector<Value> buildNest(OpBuilder &builder, scf::ParallelOp loop,
 }
 
 namespace {
-struct PCCSequentialReductionsPass
-    : public pcc::impl::PCCSequentialReductionsBase<
-          PCCSequentialReductionsPass> {
+struct PCCSequentialLoopsPass
+    : public pcc::impl::PCCSequentialLoopsBase<PCCSequentialLoopsPass> {
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
     getOperation()->walk([&](scf::ParallelOp loop) {
-      if (loop.getNumResults() > 0)
+      if (loop.getNumResults() > 0 || loop->getParentOfType<scf::ParallelOp>())
         loops.push_back(loop);
     });
     // Inner loops first (post-order walk): an outer loop clones a body

@@ -1,4 +1,4 @@
-// RUN: pcc-opt %s --pcc-sequential-reductions | FileCheck %s
+// RUN: pcc-opt %s --pcc-sequential-loops | FileCheck %s
 
 // A two-dimensional parallel loop with two reductions: two nested scf.for
 // loops carrying both values, combined by the reduce regions in order.
@@ -45,6 +45,36 @@ func.func @no_results(%m: memref<4xi64>, %v: i64) {
   %c4 = arith.constant 4 : index
   scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
     memref.store %v, %m[%i] : memref<4xi64>
+    scf.reduce
+  }
+  return
+}
+
+// A parallel loop inside another (a copy into a buffer that the outer body
+// allocates) runs within each of the outer loop's threads, in order.
+// CHECK-LABEL: func @nested
+// CHECK: scf.parallel (%[[I:.*]]) =
+// CHECK:   %[[ALLOC:.*]] = memref.alloc()
+// CHECK:   scf.for %[[J:.*]] = %c0 to %c4 step %c1 {
+// CHECK:     memref.load %arg0[%[[J]]]
+// CHECK:     memref.store %{{.*}}, %[[ALLOC]][%[[J]]]
+// CHECK:   }
+// CHECK-NOT: scf.parallel
+// CHECK:   memref.load %[[ALLOC]]
+func.func @nested(%src: memref<4xf32>, %dst: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.parallel (%i) = (%c0) to (%c4) step (%c1) {
+    %copy = memref.alloc() : memref<4xf32>
+    scf.parallel (%j) = (%c0) to (%c4) step (%c1) {
+      %v = memref.load %src[%j] : memref<4xf32>
+      memref.store %v, %copy[%j] : memref<4xf32>
+      scf.reduce
+    }
+    %w = memref.load %copy[%i] : memref<4xf32>
+    memref.store %w, %dst[%i] : memref<4xf32>
+    memref.dealloc %copy : memref<4xf32>
     scf.reduce
   }
   return
