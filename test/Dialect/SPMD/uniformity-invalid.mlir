@@ -151,3 +151,27 @@ func.func @inner_pmap_inherits_outer_variance(%a: tensor<2x3xi8>) {
   }
   return
 }
+
+// -----
+
+// A linalg op's body runs once per element: over a slice whose size
+// differs between devices, a collective in it runs a different number of
+// times on each.
+func.func @generic_over_device_sized_slice(%a: tensor<4x8xf32>) {
+  spmd.pmap "i" (%x = %a : tensor<4x8xf32>) {
+    %k = spmd.axis_index "i" : index
+    %s = tensor.extract_slice %x[0] [%k] [1] : tensor<8xf32> to tensor<?xf32>
+    %e = tensor.empty(%k) : tensor<?xf32>
+    // expected-note @+1 {{the device-dependent control flow is here}}
+    %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                         iterator_types = ["parallel"]}
+        ins(%s : tensor<?xf32>) outs(%e : tensor<?xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      // expected-error @+1 {{'spmd.psum' op runs on only some devices of axis "i": the enclosing 'linalg.generic' depends on a value that differs between them}}
+      %t = spmd.psum %in over "i" : f32
+      linalg.yield %t : f32
+    } -> tensor<?xf32>
+    spmd.yield
+  }
+  return
+}

@@ -101,3 +101,23 @@ func.func @uniform_while(%a: tensor<4xi32>) -> tensor<4xi32> {
   }
   return %r : tensor<4xi32>
 }
+
+// A collective in a linalg op's body over static shapes: every device runs
+// the body once per element, whatever the elements hold.
+// CHECK-LABEL: func @collective_in_generic
+func.func @collective_in_generic(%a: tensor<4x64xf32>) -> tensor<4x64xf32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<4x64xf32>) -> (tensor<4x64xf32>) {
+    %init = tensor.empty() : tensor<64xf32>
+    // CHECK: linalg.generic
+    // CHECK: spmd.psum
+    %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                         iterator_types = ["parallel"]}
+        ins(%x : tensor<64xf32>) outs(%init : tensor<64xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %s = spmd.psum %in over "i" : f32
+      linalg.yield %s : f32
+    } -> tensor<64xf32>
+    spmd.yield %g : tensor<64xf32>
+  }
+  return %r : tensor<4x64xf32>
+}

@@ -4,7 +4,8 @@
 // the set of axes along which it may differ between devices: axis_index and
 // mapped block arguments start the sets, collectives remove the axes they
 // reduce over, every other op unions its operands, and region ops add the
-// axes of their control (condition, loop bounds) to their results. Values
+// axes of their control (condition, loop bounds; a linalg op's sizes) to
+// their results. Values
 // that pass through memory are followed coarsely: a read of memory varies
 // along every axis that any write in the pmaps varies along. Loops feed
 // values back into their bodies, so the walk repeats until nothing changes;
@@ -14,6 +15,7 @@
 
 #include "pcc/Dialect/SPMD/Analysis/Uniformity.h"
 
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/CommandLine.h"
@@ -99,6 +101,16 @@ AxisSet UniformityAnalysis::getControlAxes(Operation *op) const {
                                      forOp.getUpperBound(), forOp.getStep()});
   if (auto whileOp = dyn_cast<scf::WhileOp>(op))
     return getOperandAxes(whileOp.getConditionOp().getCondition());
+  if (isa<linalg::LinalgOp>(op)) {
+    // Its body runs once per element: what its operands hold steers
+    // nothing, only their sizes, which vary only where they are dynamic.
+    AxisSet axes;
+    for (Value operand : op->getOperands())
+      if (auto shaped = dyn_cast<ShapedType>(operand.getType());
+          shaped && !shaped.hasStaticShape())
+        unite(axes, getVaryingAxes(operand));
+    return axes;
+  }
   return getOperandAxes(op->getOperands());
 }
 
