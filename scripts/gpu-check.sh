@@ -71,6 +71,16 @@ prepare() {
     "$PCC" run "$root/examples/$example.mlir" --backend=cpu \
       > "$bundle/examples/$example.expected"
   done
+  # Writes in kernels' bodies into copies of their own (the device heap),
+  # with its arguments listed in body_writes.args.
+  "$python" -c "import numpy as np, sys; np.save(sys.argv[1] + '/t.npy', np.arange(16, dtype=np.float32).reshape(2, 8) + 1); np.save(sys.argv[1] + '/k.npy', np.array([[0, 6, 3, 5, 1, 2, 6, 4], [6, 0, 1, 2, 3, 4, 5, 6]], np.int32))" \
+    "$bundle/examples"
+  "$PCC" compile "$inputs/body_writes.mlir" --backend="$backend" \
+    -o "$bundle/examples/body_writes"
+  "$PCC" run "$inputs/body_writes.mlir" --backend=cpu \
+    "$bundle/examples/t.npy" "$bundle/examples/k.npy" \
+    > "$bundle/examples/body_writes.expected"
+  echo "t.npy k.npy" > "$bundle/examples/body_writes.args"
   [[ $backend == cuda ]] &&
     "$python" "$root/bench/gpu.py" prepare "$bundle/bench" --pcc "$PCC"
   cp "$build/unittests/Runtime/$runtime_tests" "$bundle/cuda-runtime-tests"
@@ -111,8 +121,9 @@ check() {
 run_examples() {
   local dir=$1 status=0
   for expected in "$dir"/*.expected; do
-    local exe=${expected%.expected}
-    if ! diff -u "$expected" <("$exe" --oversubscribe); then
+    local exe=${expected%.expected} args=()
+    [[ -f $exe.args ]] && read -ra args < "$exe.args"
+    if ! diff -u "$expected" <("$exe" --oversubscribe "${args[@]/#/$dir/}"); then
       echo "example $(basename "$exe"): output differs from the cpu backend's"
       status=1
     fi
@@ -143,9 +154,10 @@ run_processes() {
   fi
   export PCC_MPI_SHIM=$bundle/libpcc_mpi.so
   for expected in "$dir"/*.expected; do
-    local exe=${expected%.expected} output
+    local exe=${expected%.expected} output args=()
+    [[ -f $exe.args ]] && read -ra args < "$exe.args"
     output=$(NCCL_DEBUG=INFO mpirun --allow-run-as-root --oversubscribe -np 2 \
-      "$exe" --oversubscribe 2> "$exe.log")
+      "$exe" --oversubscribe "${args[@]/#/$dir/}" 2> "$exe.log")
     grep -h 'Init COMPLETE' "$exe.log"
     if ! diff -u "$expected" <(echo "$output"); then
       echo "example $(basename "$exe") on 2 processes: output differs from the cpu backend's"

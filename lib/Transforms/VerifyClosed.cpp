@@ -280,8 +280,10 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
 
 static LogicalResult verifyLowered(Operation *op) {
   // GPU kernels may call libdevice (`__nv_expf`, ...), which the NVPTX
-  // serializer links into the binary, and the device's vprintf (a kernel's
-  // failed bounds check); nothing there reaches the host JIT.
+  // serializer links into the binary, the device's vprintf (a kernel's
+  // failed bounds check), and its heap's malloc and free (a buffer per
+  // element, such as a copy of a tensor that a body writes); nothing there
+  // reaches the host JIT.
   bool inGpuModule =
       op->getParentOp() &&
       op->getParentOp()->getName().getStringRef() == "gpu.module";
@@ -289,7 +291,8 @@ static LogicalResult verifyLowered(Operation *op) {
       function && function.isExternal() &&
       !isAllowedExternal(function.getSymName()) &&
       !(inGpuModule && (function.getSymName().starts_with("__nv_") ||
-                        function.getSymName() == "vprintf")))
+                        llvm::is_contained({"vprintf", "malloc", "free"},
+                                           function.getSymName()))))
     return op->emitError() << "the lowered program calls the external "
                               "function @"
                            << function.getSymName()
