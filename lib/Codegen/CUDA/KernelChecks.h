@@ -2,7 +2,8 @@
 //
 // Private to lib/Codegen/CUDA: the one definition of what is checked in a
 // kernel (each index of each memref load, store and atomic update, against
-// its axis, before the access), shared by the simulated GPU's kernels
+// its axis, before the access; each slice against the buffer it views),
+// shared by the simulated GPU's kernels
 // (pcc-gpu-kernels-to-host: the runtime reports the fault) and the NVVM ones
 // (pcc-check-kernel-accesses: the thread prints it and traps); and how the
 // simulated GPU's passes declare the runtime functions they call.
@@ -33,9 +34,10 @@ using OutOfBoundsHandler = llvm::function_ref<void(
     mlir::Value axis, mlir::Value index, mlir::Value bound)>;
 
 /// Puts a check of each index of every memref.load, memref.store,
-/// memref.atomic_rmw and memref.generic_atomic_rmw in `body` before it: an
-/// index outside its axis branches to a block built by `onFailure` instead
-/// of touching memory. `body` must be in the cf dialect's form (blocks, not
+/// memref.atomic_rmw and memref.generic_atomic_rmw in `body` before it, and
+/// of each memref.subview's offset and last element (where any is dynamic)
+/// against its source: an index outside its axis branches to a block built
+/// by `onFailure` instead of touching memory. `body` must be in the cf dialect's form (blocks, not
 /// structured control flow).
 void checkKernelAccesses(mlir::Region &body, OutOfBoundsHandler onFailure);
 

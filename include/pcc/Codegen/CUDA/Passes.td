@@ -187,8 +187,10 @@ def PCCGPUKernelsToHost : Pass<"pcc-gpu-kernels-to-host", "mlir::ModuleOp"> {
     the block's shared memory (16-byte aligned, one after the other),
     private ones stack allocations. Every `memref.load`, `memref.store` and
     atomic update is preceded by a check of each index against its
-    dimension that calls `pcc_sim_out_of_bounds` (naming the op, the memref
-    type and the source location) instead of touching memory. Other `gpu`
+    dimension, and every `memref.subview` with a dynamic offset, size or
+    stride by a check against the buffer it views, that calls
+    `pcc_sim_out_of_bounds` (naming the op, the memref type and the source
+    location) instead of touching memory. Other `gpu`
     ops are an error naming the op and the kernel. The `gpu.module` is
     replaced by an empty `gpu.binary` of the same name, which its launches
     keep naming until `pcc-lower-simulated-launches`.
@@ -244,7 +246,11 @@ def PCCCheckKernelAccesses : Pass<"pcc-check-kernel-accesses",
     For the cuda backend, after outlining and the lowering of
     `gpu.all_reduce`, before NVVM: each index of every `memref.load`,
     `memref.store` and atomic update in a kernel is checked against its
-    axis before the access. A thread that finds one out of bounds prints
+    axis before the access, and each `memref.subview` whose offset, size
+    or stride is dynamic against the buffer it views (its offset and its
+    last element, `memref.subview (slice of a memref<4xf32>): index 4 is
+    out of bounds for axis 0 with size 4`; the accesses through it are
+    checked against the slice's sizes only). A thread that finds one out of bounds prints
     `pcc runtime error: GPU kernel 'K', block (1, 0, 0), thread (5, 0, 0):
     prog.mlir:9:10: memref.load (load from a memref<8xf32>): index 9 is out
     of bounds for axis 0 with size 8` (`gpu.printf`) and traps, so that the
