@@ -102,6 +102,9 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
   // Bodies compute straight into the pmap's result slices.
   pm.addPass(bufferization::createEmptyTensorEliminationPass());
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  // A linalg op in another's body runs as loops in it, before CSE could
+  // merge its linalg.index ops with the enclosing op's.
+  pm.addNestedPass<func::FuncOp>(pcc::createPCCLowerNestedLinalgOps());
   // A buffer that a loop's steps use one after another is allocated once,
   // before the loop, not once per step.
   pm.addNestedPass<func::FuncOp>(bufferization::createBufferLoopHoistingPass());

@@ -23,12 +23,13 @@ namespace pcc {
 
 using namespace mlir;
 
-/// The op whose body runs once per element (a linalg op, a tensor.generate)
-/// nearest around `op`, or null.
+/// The op whose body runs once per element (a linalg op, a
+/// tensor.generate, a tensor.pad's padding region) nearest around `op`, or
+/// null.
 static Operation *getRepeatedBodyOwner(Operation *op) {
   for (Operation *parent = op->getParentOp(); parent;
        parent = parent->getParentOp())
-    if (isa<linalg::LinalgOp, tensor::GenerateOp>(parent))
+    if (isa<linalg::LinalgOp, tensor::GenerateOp, tensor::PadOp>(parent))
       return parent;
   return nullptr;
 }
@@ -57,6 +58,17 @@ static bool isViewOfOutsideTensor(Value value, Operation *owner,
   return false;
 }
 
+/// Whether the write through `operand` needs none of the tensor's contents:
+/// into an empty tensor (its contents undefined), or as the init of a
+/// linalg op whose payload never reads it (it writes every element).
+static bool overwritesAll(OpOperand &operand) {
+  if (operand.get().getDefiningOp<tensor::EmptyOp>())
+    return true;
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(operand.getOwner());
+  return linalgOp && linalgOp.isDpsInit(&operand) &&
+         !linalgOp.payloadUsesValueFromOperand(&operand);
+}
+
 namespace {
 struct PCCPrivatizeBodyWritesPass
     : public pcc::impl::PCCPrivatizeBodyWritesBase<PCCPrivatizeBodyWritesPass> {
@@ -76,9 +88,19 @@ struct PCCPrivatizeBodyWritesPass
             !isViewOfOutsideTensor(tensor, owner, state))
           continue;
         OpBuilder builder(op);
-        operand.set(bufferization::AllocTensorOp::create(
-            builder, op->getLoc(), cast<RankedTensorType>(tensor.getType()),
-            /*dynamicSizes=*/ValueRange(), tensor));
+        Location loc = op->getLoc();
+        auto type = cast<RankedTensorType>(tensor.getType());
+        if (!overwritesAll(operand)) {
+          operand.set(bufferization::AllocTensorOp::create(
+              builder, loc, type, /*dynamicSizes=*/ValueRange(), tensor));
+          continue;
+        }
+        SmallVector<Value> sizes;
+        for (int64_t dim = 0; dim < type.getRank(); ++dim)
+          if (type.isDynamicDim(dim))
+            sizes.push_back(tensor::DimOp::create(builder, loc, tensor, dim));
+        operand.set(
+            bufferization::AllocTensorOp::create(builder, loc, type, sizes));
       }
     });
   }

@@ -46,7 +46,8 @@ func.func @writes(%t: tensor<8xf32>, %e: tensor<8xf32>) -> (tensor<8xf32>, tenso
 #id = affine_map<(d0) -> (d0)>
 
 // A loop in the body that carries a tensor from outside starts from a copy;
-// so does a linalg op in the body whose init is one.
+// a linalg op in the body whose init is one, and never reads it, writes
+// into a buffer of its own.
 // CHECK-LABEL: func @loops_and_inits
 // CHECK-SAME: (%[[T:.*]]: tensor<4xf32>,
 func.func @loops_and_inits(%t: tensor<4xf32>, %e: tensor<4xf32>) -> tensor<4xf32> {
@@ -64,7 +65,7 @@ func.func @loops_and_inits(%t: tensor<4xf32>, %e: tensor<4xf32>) -> tensor<4xf32
       %b = tensor.insert %v into %a[%i] : tensor<4xf32>
       scf.yield %b : tensor<4xf32>
     }
-    // CHECK: %[[INIT:.*]] = bufferization.alloc_tensor() copy(%[[T]])
+    // CHECK: %[[INIT:.*]] = bufferization.alloc_tensor() : tensor<4xf32>
     // CHECK: linalg.fill ins(%{{.*}}) outs(%[[INIT]]
     %f = linalg.fill ins(%v : f32) outs(%t : tensor<4xf32>) -> tensor<4xf32>
     %x = tensor.extract %l[%c0] : tensor<4xf32>
@@ -73,4 +74,43 @@ func.func @loops_and_inits(%t: tensor<4xf32>, %e: tensor<4xf32>) -> tensor<4xf32
     linalg.yield %s : f32
   } -> tensor<4xf32>
   return %r : tensor<4xf32>
+}
+
+// -----
+
+#id = affine_map<(d0) -> (d0)>
+
+// A write that needs none of the tensor's contents (into an empty tensor,
+// or an init its linalg op never reads) gets a buffer, not a copy; a pad's
+// padding region runs once per padded element too.
+// CHECK-LABEL: func @buffers_and_pads
+// CHECK-SAME: (%[[T:.*]]: tensor<4xf32>,
+func.func @buffers_and_pads(%t: tensor<4xf32>, %e: tensor<4xf32>) -> (tensor<4xf32>, tensor<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %v = arith.constant 1.0 : f32
+  %empty = tensor.empty() : tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]}
+      outs(%e : tensor<4xf32>) {
+  ^bb0(%o: f32):
+    // CHECK: %[[B1:.*]] = bufferization.alloc_tensor() : tensor<4xf32>
+    // CHECK: tensor.insert %{{.*}} into %[[B1]]
+    %a = tensor.insert %v into %empty[%c0] : tensor<4xf32>
+    // CHECK: %[[B2:.*]] = bufferization.alloc_tensor() : tensor<4xf32>
+    // CHECK: linalg.fill ins(%{{.*}}) outs(%[[B2]]
+    %f = linalg.fill ins(%v : f32) outs(%t : tensor<4xf32>) -> tensor<4xf32>
+    %x = tensor.extract %a[%c0] : tensor<4xf32>
+    %y = tensor.extract %f[%c0] : tensor<4xf32>
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  // CHECK: tensor.pad
+  // CHECK: %[[PCOPY:.*]] = bufferization.alloc_tensor() copy(%[[T]])
+  // CHECK: tensor.insert %{{.*}} into %[[PCOPY]]
+  %p = tensor.pad %t low[0] high[4] {
+  ^bb0(%i: index):
+    %n = tensor.insert %v into %t[%c0] : tensor<4xf32>
+    %w = tensor.extract %n[%c0] : tensor<4xf32>
+    tensor.yield %w : f32
+  } : tensor<4xf32> to tensor<8xf32>
+  return %r, %p : tensor<4xf32>, tensor<8xf32>
 }

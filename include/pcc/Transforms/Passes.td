@@ -243,6 +243,25 @@ def PCCDecomposeLinalgOps : Pass<"pcc-decompose-linalg-ops"> {
                            "mlir::tensor::TensorDialect"];
 }
 
+def PCCLowerNestedLinalgOps : Pass<"pcc-lower-nested-linalg-ops",
+                                   "mlir::func::FuncOp"> {
+  let summary = "Lower each linalg op inside another's body to scf.for loops";
+  let description = [{
+    Right after bufferization: a linalg op inside another linalg op's body
+    (a `linalg.map` computing a tensor of the body's own, a copy, a fill, a
+    `tensor.generate` that bufferized to a `linalg.map`) becomes `scf.for`
+    loops in that body (`linalg::linalgOpToLoops`), which is how it runs
+    anyway: within one element of the enclosing op.
+
+    Left a linalg op, its `linalg.index` ops look to CSE exactly like the
+    enclosing op's, which dominate them: CSE replaced the inner op's index
+    by the outer one's, and `sum_i (10 * i + j)` over the inner `i` came
+    out `sum_i (10 * j + j)`. As loops, each index is the induction
+    variable of its own loop.
+  }];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
 def PCCPrivatizeBodyWrites : Pass<"pcc-privatize-body-writes",
                                    "mlir::func::FuncOp"> {
   let summary = "Give each write in a linalg op's body into a tensor from "
@@ -258,8 +277,11 @@ def PCCPrivatizeBodyWrites : Pass<"pcc-privatize-body-writes",
     writes: element j of `n = t with n[j] = 100; n[0]` came out 100 for
     every j. The pass, run just before bufferization, gives each such write
     a copy made in the body (`bufferization.alloc_tensor() copy(...)`), as
-    value semantics mean; reads (`tensor.extract`, slices only read) copy
-    nothing.
+    value semantics mean, or only a buffer where the write needs none of
+    the tensor's contents (an empty tensor's, an init that the linalg op's
+    payload never reads); reads (`tensor.extract`, slices only read) copy
+    nothing. A `tensor.pad`'s padding region runs once per padded element
+    too.
 
     ```mlir
     %n = tensor.insert %v into %t[%j] : tensor<4xf32>   // %t from outside

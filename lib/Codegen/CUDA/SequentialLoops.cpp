@@ -10,6 +10,7 @@
 #include "pcc/Codegen/CUDA/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/GPU/IR/GPUDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 
@@ -65,7 +66,9 @@ struct PCCSequentialLoopsPass
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
     getOperation()->walk([&](scf::ParallelOp loop) {
-      if (loop.getNumResults() > 0 || loop->getParentOfType<scf::ParallelOp>())
+      if (loop.getNumResults() > 0 ||
+          loop->getParentOfType<scf::ParallelOp>() ||
+          loop->getParentOfType<gpu::LaunchOp>())
         loops.push_back(loop);
     });
     // Inner loops first (post-order walk): an outer loop clones a body

@@ -72,9 +72,10 @@ def PCCSequentialLoops : Pass<"pcc-sequential-loops",
     `scf.for` loops carrying the reduced values, combined in iteration
     order by the `scf.reduce` regions, as the cpu backend runs it.
 
-    So does an `scf.parallel` inside another (a buffer copied in a linalg
-    op's body, an op on a tensor of the body's own): each thread runs one
-    iteration of the outer loop, and the inner one within it. Mapped to the
+    So does an `scf.parallel` inside another or inside a kernel that
+    pcc-linalg-to-gpu made (a buffer copied in a linalg op's body): each
+    thread runs one iteration of the outer loop, and the inner one within
+    it. Mapped to the
     threads of a block instead, each thread ran one iteration of the inner
     loop but all of the outer body around it, and a buffer the outer body
     allocated was a different one in each thread: a per-element copy of a

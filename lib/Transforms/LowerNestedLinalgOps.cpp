@@ -1,0 +1,52 @@
+//===- LowerNestedLinalgOps.cpp - linalg ops in bodies as scf.for loops
+//----===//
+//
+// After bufferization, each linalg op inside another's body becomes loops,
+// before CSE could take its linalg.index for the enclosing op's. See the
+// pass description in Passes.td.
+//
+//===----------------------------------------------------------------------===//
+
+#include "pcc/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace pcc {
+#define GEN_PASS_DEF_PCCLOWERNESTEDLINALGOPS
+#include "pcc/Transforms/Passes.h.inc"
+} // namespace pcc
+
+using namespace mlir;
+
+namespace {
+struct PCCLowerNestedLinalgOpsPass
+    : public pcc::impl::PCCLowerNestedLinalgOpsBase<
+          PCCLowerNestedLinalgOpsPass> {
+  void runOnOperation() override {
+    // Innermost first (post-order): an op's loops hold the ops in its body.
+    SmallVector<linalg::LinalgOp> nested;
+    getOperation().walk([&](linalg::LinalgOp op) {
+      if (op->getParentOfType<linalg::LinalgOp>())
+        nested.push_back(op);
+    });
+    IRRewriter rewriter(&getContext());
+    for (linalg::LinalgOp op : nested) {
+      if (!op.hasPureBufferSemantics()) {
+        op->emitError("a linalg op in another's body must be on buffers "
+                      "when it becomes loops");
+        return signalPassFailure();
+      }
+      rewriter.setInsertionPoint(op);
+      if (failed(linalg::linalgOpToLoops(rewriter, op))) {
+        op->emitError("cannot lower this linalg op, in another's body, to "
+                      "loops");
+        return signalPassFailure();
+      }
+      rewriter.eraseOp(op);
+    }
+  }
+};
+} // namespace
