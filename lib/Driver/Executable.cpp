@@ -233,6 +233,26 @@ static llvm::Error writeBytes(llvm::raw_fd_ostream &os, llvm::StringRef path,
   return llvm::Error::success();
 }
 
+/// Writes the bytes of the file `from` into `to`, opened for writing as it
+/// is (a device, a FIFO, a symbolic link's target).
+static llvm::Error copyThrough(llvm::StringRef from, llvm::StringRef to) {
+  auto bytes = llvm::MemoryBuffer::getFile(from, /*IsText=*/false,
+                                           /*RequiresNullTerminator=*/false);
+  if (!bytes)
+    return llvm::createStringError("cannot read '" + from +
+                                   "': " + bytes.getError().message());
+  std::error_code ec;
+  llvm::raw_fd_ostream os(to, ec, llvm::sys::fs::OF_None);
+  if (ec)
+    return llvm::createStringError("cannot write '" + to +
+                                   "': " + ec.message());
+  llvm::Error error = writeBytes(
+      os, to,
+      llvm::ArrayRef((*bytes)->getBufferStart(), (*bytes)->getBufferSize()));
+  os.clear_error();
+  return error;
+}
+
 llvm::Error pcc::driver::writeObject(llvm::Module &module, llvm::StringRef path,
                                      llvm::StringRef targetCPU) {
   auto object = emitObjectFor(module, targetCPU);
@@ -396,25 +416,42 @@ llvm::Error pcc::driver::writeExecutable(llvm::Module &module, Backend backend,
       return error;
   }
   // Linked next to `output` under a temporary name, then renamed: an
-  // earlier executable stays intact until the new one is complete.
+  // earlier executable stays intact until the new one is complete. A
+  // symbolic link's target is what is replaced, not the link; a name that
+  // is not a regular file's (a device such as /dev/null, a FIFO) is never
+  // replaced: the executable is linked into a temporary file and copied
+  // through it.
+  llvm::SmallString<256> target(output);
+  if (llvm::sys::fs::is_symlink_file(output))
+    llvm::sys::fs::real_path(output, target);
+  llvm::sys::fs::file_status existing;
+  bool writeThrough =
+      !llvm::sys::fs::status(target, existing, /*Follow=*/false) &&
+      existing.type() != llvm::sys::fs::file_type::regular_file;
   int fd;
   llvm::SmallString<256> partial;
-  if (std::error_code ec = llvm::sys::fs::createUniqueFile(
-          output + "-%%%%%%.partial", fd, partial))
+  std::error_code created =
+      writeThrough ? llvm::sys::fs::createTemporaryFile("pcc-executable", "",
+                                                        fd, partial)
+                   : llvm::sys::fs::createUniqueFile(target + "-%%%%%%.partial",
+                                                     fd, partial);
+  if (created)
     return llvm::createStringError("cannot write '" + output +
-                                   "': " + ec.message());
+                                   "': " + created.message());
   close(fd);
   std::string partialPath(partial);
   linkerOutput.store(partialPath.c_str());
   llvm::Error error = linkExecutable(object.path, backend, partialPath, output);
-  if (!error)
-    if (std::error_code ec = llvm::sys::fs::rename(partialPath, output))
+  if (!error && writeThrough)
+    error = copyThrough(partialPath, output);
+  else if (!error)
+    if (std::error_code ec = llvm::sys::fs::rename(partialPath, target))
       error = llvm::createStringError("cannot write '" + output +
                                       "': " + ec.message());
   if (linkerOutput.exchange(nullptr) == nullptr)
     for (;;) // Taken by stopLinking, which ends the process.
       pause();
-  if (error)
+  if (error || writeThrough)
     llvm::sys::fs::remove(partialPath);
   return error;
 }

@@ -16,6 +16,7 @@
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -132,7 +133,12 @@ int main(int argc, char **argv) {
     return 0;
   for (const pcc::arrayio::Array &result : results)
     std::printf("%s\n", pcc::arrayio::formatArray(result).c_str());
-  std::fflush(stdout);
+  // Results that did not reach standard output (a full disk, a closed
+  // descriptor) are a failed run, not a silent one.
+  errno = 0;
+  if (std::fflush(stdout) != 0 || std::ferror(stdout))
+    return fail(std::string("cannot write the results to standard output: ") +
+                std::strerror(errno ? errno : EIO));
   if (!options.saveResults.empty() &&
       !saveResults(options.saveResults, results, error))
     return fail(error);

@@ -398,6 +398,15 @@ emitResults(const std::vector<pcc::arrayio::Array> &results) {
   for (const pcc::arrayio::Array &result : results)
     llvm::outs() << pcc::arrayio::formatArray(result) << "\n";
   llvm::outs().flush();
+  // Results that did not reach standard output (a full disk, a closed
+  // descriptor) are a failed run, not a silent one (nor LLVM's fatal
+  // error when the stream is destroyed with its error unchecked).
+  if (llvm::outs().has_error()) {
+    std::string reason = llvm::outs().error().message();
+    llvm::outs().clear_error();
+    reportError("cannot write the results to standard output: " + reason);
+    return failure();
+  }
   std::string error;
   if (!runOptions.saveResults.empty() &&
       !pcc::host::saveResults(runOptions.saveResults, results, error)) {

@@ -18,6 +18,7 @@
 #include "pcc/Runtime/pcc_runtime.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -269,8 +270,16 @@ void printProfile(State &s) {
                  seconds(row.transfer).c_str(), site.c_str());
 }
 
-/// Where the trace is written before it is renamed to its name.
-std::string partialPath(const State &s) { return s.path + ".partial"; }
+/// Where the trace is written: beside its name, then renamed to it, so that
+/// an earlier trace stays whole until the new one is; but a name that is
+/// not a regular file's (a device such as /dev/null, a FIFO, a symbolic
+/// link) is written through, never replaced.
+std::string partialPath(const State &s) {
+  struct stat existing;
+  if (lstat(s.path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode))
+    return s.path;
+  return s.path + ".partial";
+}
 
 /// The error of a trace that cannot be written at `path` (errno says why).
 void reportUnwritable(const std::string &path) {
@@ -299,9 +308,11 @@ void writeAtExit() {
     written = !std::ferror(f);
     written = std::fclose(f) == 0 && written;
   }
-  if (!written || std::rename(partial.c_str(), s.path.c_str()) != 0) {
+  if (!written || (partial != s.path &&
+                   std::rename(partial.c_str(), s.path.c_str()) != 0)) {
     reportUnwritable(s.path);
-    std::remove(partial.c_str());
+    if (partial != s.path)
+      std::remove(partial.c_str());
     std::fflush(nullptr);
     std::_Exit(1);
   }
@@ -395,19 +406,24 @@ bool initialize() {
       s.path += "." + std::to_string(processLayout().rank);
     // Checked now, so that a run is not lost to a typo in the name: the
     // file beside it can be made, and the name is not a directory's.
+    // (A name written through is only checked for permission: opening a
+    // FIFO would wait for its reader.)
     std::string partial = partialPath(s);
     struct stat existing;
-    std::FILE *probe = nullptr;
-    if (stat(s.path.c_str(), &existing) == 0 && S_ISDIR(existing.st_mode))
+    bool writable = false;
+    if (stat(s.path.c_str(), &existing) == 0 && S_ISDIR(existing.st_mode)) {
       errno = EISDIR;
-    else
-      probe = std::fopen(partial.c_str(), "w");
-    if (!probe) {
+    } else if (partial == s.path) {
+      writable = access(s.path.c_str(), W_OK) == 0;
+    } else if (std::FILE *probe = std::fopen(partial.c_str(), "w")) {
+      std::fclose(probe);
+      std::remove(partial.c_str());
+      writable = true;
+    }
+    if (!writable) {
       reportUnwritable(s.path);
       return ok = false;
     }
-    std::fclose(probe);
-    std::remove(partial.c_str());
   }
   if (s.path.empty() && !s.profile)
     return true;
