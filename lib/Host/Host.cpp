@@ -33,9 +33,35 @@ static constexpr DType kDTypes[] = {DType::I8,  DType::I16, DType::I32,
                                     DType::I64, DType::F16, DType::BF16,
                                     DType::F32, DType::F64, DType::Bool};
 
+/// The entry's name on one line of the NUL-terminated signature: a
+/// backslash, a newline and a NUL (which a quoted MLIR name may hold) are
+/// escaped as \\, \n and \0.
+static std::string escapeName(const std::string &name) {
+  std::string escaped;
+  for (char c : name)
+    escaped += c == '\\'   ? "\\\\"
+               : c == '\n' ? "\\n"
+               : c == '\0' ? "\\0"
+                           : std::string(1, c);
+  return escaped;
+}
+
+static std::string unescapeName(const std::string &line) {
+  std::string name;
+  for (size_t i = 0; i < line.size(); ++i) {
+    if (line[i] != '\\' || i + 1 == line.size()) {
+      name += line[i];
+      continue;
+    }
+    char next = line[++i];
+    name += next == 'n' ? '\n' : next == '0' ? '\0' : next;
+  }
+  return name;
+}
+
 std::string pcc::host::encodeSignature(const EntrySignature &signature) {
   std::ostringstream os;
-  os << signature.name << "\n";
+  os << escapeName(signature.name) << "\n";
   auto encode = [&](const char *kind, const BoundaryType &type) {
     os << kind << " " << dtypeName(type.dtype) << " " << type.mlirType;
     for (int64_t dim : type.shape)
@@ -56,6 +82,7 @@ bool pcc::host::decodeSignature(const std::string &text,
     error = "the embedded entry signature has no name";
     return false;
   }
+  signature.name = unescapeName(signature.name);
   std::string line;
   while (std::getline(lines, line)) {
     std::istringstream fields(line);
