@@ -421,9 +421,11 @@ llvm::Error pcc::driver::writeExecutable(llvm::Module &module, Backend backend,
   // is not a regular file's (a device such as /dev/null, a FIFO) is never
   // replaced: the executable is linked into a temporary file and copied
   // through it.
+  // (A link that leads nowhere is written through, as a device is.)
   llvm::SmallString<256> target(output);
-  if (llvm::sys::fs::is_symlink_file(output))
-    llvm::sys::fs::real_path(output, target);
+  if (llvm::sys::fs::is_symlink_file(output) &&
+      llvm::sys::fs::real_path(output, target))
+    target = output;
   llvm::sys::fs::file_status existing;
   bool writeThrough =
       !llvm::sys::fs::status(target, existing, /*Follow=*/false) &&

@@ -92,7 +92,7 @@ struct ExpandClassification : public OpRewritePattern<Op> {
 
 /// expm1(x) by Kahan's formula, from exp and log alone: with u = exp(x),
 /// x where u rounds to 1, -1 where u - 1 does, u where it overflows, and
-/// (u - 1) * x / log(u) otherwise, whose rounding errors in u cancel.
+/// (u - 1) * (x / log(u)) otherwise, whose rounding errors in u cancel.
 /// (Upstream's lowering computes exp(x) - 1, which loses every digit for
 /// |x| below the precision: expm1(1e-10) came out 0 in f32.)
 struct ExpandExpM1 : public OpRewritePattern<math::ExpM1Op> {
@@ -120,9 +120,11 @@ struct ExpandExpM1 : public OpRewritePattern<math::ExpM1Op> {
     Value u = math::ExpOp::create(rewriter, loc, x);
     Value one = constant(1.0), minusOne = constant(-1.0);
     Value uMinusOne = arith::SubFOp::create(rewriter, loc, u, one);
-    Value product = arith::MulFOp::create(rewriter, loc, uMinusOne, x);
+    // (x / log(u) first: (u - 1) * x overflows for x just below where u
+    // does.)
     Value log = math::LogOp::create(rewriter, loc, u);
-    Value general = arith::DivFOp::create(rewriter, loc, product, log);
+    Value ratio = arith::DivFOp::create(rewriter, loc, x, log);
+    Value general = arith::MulFOp::create(rewriter, loc, uMinusOne, ratio);
     Value infinity = createScalarOrSplatConstant(rewriter, loc, type,
                                                  APFloat::getInf(semantics));
     Value result =

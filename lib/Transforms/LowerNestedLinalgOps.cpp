@@ -1,5 +1,4 @@
-//===- LowerNestedLinalgOps.cpp - linalg ops in bodies as scf.for loops
-//----===//
+//===- LowerNestedLinalgOps.cpp - linalg ops in bodies as loops -----------===//
 //
 // After bufferization, each linalg op inside another's body becomes loops,
 // before CSE could take its linalg.index for the enclosing op's. See the
@@ -27,24 +26,18 @@ struct PCCLowerNestedLinalgOpsPass
           PCCLowerNestedLinalgOpsPass> {
   void runOnOperation() override {
     // Innermost first (post-order): an op's loops hold the ops in its body.
+    // (Bufferization leaves every op on buffers, which always have loops.)
     SmallVector<linalg::LinalgOp> nested;
     getOperation().walk([&](linalg::LinalgOp op) {
-      if (op->getParentOfType<linalg::LinalgOp>())
+      if (op->getParentOfType<linalg::LinalgOp>() &&
+          op.hasPureBufferSemantics())
         nested.push_back(op);
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : nested) {
-      if (!op.hasPureBufferSemantics()) {
-        op->emitError("a linalg op in another's body must be on buffers "
-                      "when it becomes loops");
-        return signalPassFailure();
-      }
       rewriter.setInsertionPoint(op);
-      if (failed(linalg::linalgOpToLoops(rewriter, op))) {
-        op->emitError("cannot lower this linalg op, in another's body, to "
-                      "loops");
+      if (failed(linalg::linalgOpToLoops(rewriter, op)))
         return signalPassFailure();
-      }
       rewriter.eraseOp(op);
     }
   }

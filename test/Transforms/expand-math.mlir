@@ -54,13 +54,13 @@ func.func @classify(%x: f32) -> (i1, i1) {
 }
 
 // expm1 from exp and log (Kahan): x where exp(x) rounds to 1, -1 where
-// exp(x) - 1 does, exp(x) where it overflows, else (u - 1) * x / log(u).
+// exp(x) - 1 does, exp(x) where it overflows, else (u - 1) * (x / log(u)).
 // CHECK-LABEL: func @expm1
 // CHECK: %[[U:.*]] = math.exp %arg0 : f64
 // CHECK: %[[UM1:.*]] = arith.subf %[[U]], %[[ONE:.*]] : f64
-// CHECK: %[[P:.*]] = arith.mulf %[[UM1]], %arg0 : f64
 // CHECK: %[[L:.*]] = math.log %[[U]] : f64
-// CHECK: %[[G:.*]] = arith.divf %[[P]], %[[L]] : f64
+// CHECK: %[[R:.*]] = arith.divf %arg0, %[[L]] : f64
+// CHECK: %[[G:.*]] = arith.mulf %[[UM1]], %[[R]] : f64
 // CHECK: %[[INF:.*]] = arith.cmpf oeq, %[[U]], %{{.*}} : f64
 // CHECK: %[[R1:.*]] = arith.select %[[INF]], %[[U]], %[[G]] : f64
 // CHECK: %[[M1:.*]] = arith.cmpf oeq, %[[UM1]], %[[MINUS:.*]] : f64

@@ -198,8 +198,9 @@ def PCCExpandMath : Pass<"pcc-expand-math"> {
       `smallest normal <= |x| < inf` (both false for NaN);
     - `math.expm1 %x` becomes Kahan's formula from `exp` and `log`, on
       every backend: with `u = exp(x)`, `x` where `u` rounds to 1, -1 where
-      `u - 1` does, `u` where it overflows, else `(u - 1) * x / log(u)`
-      (within a few units in the last place of NumPy's `expm1`).
+      `u - 1` does, `u` where it overflows, else `(u - 1) * (x / log(u))`
+      (within a few units in the last place of NumPy's `expm1`, up to
+      where it overflows).
   }];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::math::MathDialect"];

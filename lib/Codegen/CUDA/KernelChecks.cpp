@@ -71,15 +71,16 @@ static void checkAccess(Operation *access, Value memref, ValueRange indices,
 }
 
 /// Checks that `slice` lies within its source on each axis where its
-/// offset, size or stride is known only at run time (the verifier checks
-/// static ones): its last element's index, offset + (size - 1) * stride,
-/// and its offset within the axis, unless it is empty there. Accesses
-/// through the slice are checked against the slice's own sizes only.
+/// offset, size, stride or the source's size is known only at run time (the
+/// verifier checks the rest): its offset and its last element's index,
+/// offset + (size - 1) * stride, unless it is empty there; the first of
+/// them outside the axis is reported. Accesses through the slice are
+/// checked against the slice's own sizes only.
 static void checkSlice(memref::SubViewOp slice,
                        pcc::OutOfBoundsHandler onFailure) {
   Location loc = slice.getLoc();
-  std::string site =
-      describeSite(slice, "slice of", slice.getSource().getType());
+  MemRefType sourceType = slice.getSource().getType();
+  std::string site = describeSite(slice, "slice of", sourceType);
   OpBuilder b(slice);
   auto at = [&](OpFoldResult value) {
     return getValueOrCreateConstantIndexOp(b, loc, value);
@@ -88,26 +89,26 @@ static void checkSlice(memref::SubViewOp slice,
        llvm::enumerate(slice.getMixedOffsets(), slice.getMixedSizes(),
                        slice.getMixedStrides())) {
     if (isa<Attribute>(offset) && isa<Attribute>(size) &&
-        isa<Attribute>(stride))
+        isa<Attribute>(stride) && !sourceType.isDynamicDim(axis))
       continue;
     Value bound = memref::DimOp::create(b, loc, slice.getSource(), axis);
-    Value first = at(offset);
+    Value first = at(offset), count = at(size), step = at(stride);
+    Value zero = arith::ConstantIndexOp::create(b, loc, 0);
     Value one = arith::ConstantIndexOp::create(b, loc, 1);
-    Value last = arith::AddIOp::create(
-        b, loc, first,
-        arith::MulIOp::create(
-            b, loc, arith::SubIOp::create(b, loc, at(size), one), at(stride)));
+    Value beforeLast = arith::SubIOp::create(b, loc, count, one);
+    Value span = arith::MulIOp::create(b, loc, beforeLast, step);
+    Value last = arith::AddIOp::create(b, loc, first, span);
     auto below = [&](Value index) {
       return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, index,
                                    bound);
     };
+    Value firstInside = below(first), lastInside = below(last);
     Value empty =
-        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, at(size),
-                              arith::ConstantIndexOp::create(b, loc, 0));
-    Value inside = arith::OrIOp::create(
-        b, loc, empty,
-        arith::AndIOp::create(b, loc, below(first), below(last)));
-    guard(b, loc, inside, site, axis, last, bound, onFailure);
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, count, zero);
+    Value bothInside = arith::AndIOp::create(b, loc, firstInside, lastInside);
+    Value inside = arith::OrIOp::create(b, loc, empty, bothInside);
+    Value reported = arith::SelectOp::create(b, loc, firstInside, last, first);
+    guard(b, loc, inside, site, axis, reported, bound, onFailure);
   }
 }
 

@@ -60,15 +60,28 @@ static SmallVector<Value> buildNest(OpBuilder &builder, scf::ParallelOp loop,
   return forOp.getResults();
 }
 
+/// Whether `loop` runs inside one GPU thread: inside a kernel, or inside a
+/// parallel loop that the mapping shares among threads (one without
+/// results; one with them becomes a host loop).
+static bool runsWithinAThread(scf::ParallelOp loop) {
+  for (Operation *parent = loop->getParentOp(); parent;
+       parent = parent->getParentOp()) {
+    if (isa<gpu::LaunchOp>(parent))
+      return true;
+    if (auto outer = dyn_cast<scf::ParallelOp>(parent);
+        outer && outer.getNumResults() == 0)
+      return true;
+  }
+  return false;
+}
+
 namespace {
 struct PCCSequentialLoopsPass
     : public pcc::impl::PCCSequentialLoopsBase<PCCSequentialLoopsPass> {
   void runOnOperation() override {
     SmallVector<scf::ParallelOp> loops;
     getOperation()->walk([&](scf::ParallelOp loop) {
-      if (loop.getNumResults() > 0 ||
-          loop->getParentOfType<scf::ParallelOp>() ||
-          loop->getParentOfType<gpu::LaunchOp>())
+      if (loop.getNumResults() > 0 || runsWithinAThread(loop))
         loops.push_back(loop);
     });
     // Inner loops first (post-order walk): an outer loop clones a body

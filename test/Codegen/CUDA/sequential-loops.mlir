@@ -79,3 +79,28 @@ func.func @nested(%src: memref<4xf32>, %dst: memref<4xf32>) {
   }
   return
 }
+
+// Inside a loop that reduces (a host loop once it is sequential), a loop
+// without results stays parallel: it will be a kernel.
+// CHECK-LABEL: func @inside_a_reduction
+// CHECK: scf.for
+// CHECK:   scf.parallel
+func.func @inside_a_reduction(%m: memref<4xi64>, %zero: i64) -> i64 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %r = scf.parallel (%i) = (%c0) to (%c4) step (%c1) init(%zero) -> i64 {
+    scf.parallel (%j) = (%c0) to (%c4) step (%c1) {
+      %jj = arith.index_cast %j : index to i64
+      memref.store %jj, %m[%j] : memref<4xi64>
+      scf.reduce
+    }
+    %v = memref.load %m[%i] : memref<4xi64>
+    scf.reduce(%v : i64) {
+    ^bb0(%a: i64, %b: i64):
+      %s = arith.addi %a, %b : i64
+      scf.reduce.return %s : i64
+    }
+  }
+  return %r : i64
+}

@@ -33,7 +33,7 @@ func.func @main(%x: tensor<2x8xf32>, %k: tensor<2x8xi32>)
       %v = tensor.extract %n[%c7] : tensor<8xf32>
       linalg.yield %v : f32
     } -> tensor<8xf32>
-    // Through a view: t[2:6] with element j mod 4 set to 50, read at 0.
+    // Through a view: u[2:6] with element j mod 4 set to 100, read at 0.
     %view = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]}
         outs(%e : tensor<8xf32>) {
     ^bb0(%o: f32):
@@ -44,7 +44,7 @@ func.func @main(%x: tensor<2x8xf32>, %k: tensor<2x8xi32>)
       %v = tensor.extract %n[%c0] : tensor<4xf32>
       linalg.yield %v : f32
     } -> tensor<8xf32>
-    // A loop in the body carrying t: t[i] += j for i < 4, read at 2.
+    // A loop in the body carrying u: u[i] += j for i < 4, read at 2.
     %loop = linalg.generic {indexing_maps = [#id], iterator_types = ["parallel"]}
         outs(%e : tensor<8xf32>) {
     ^bb0(%o: f32):

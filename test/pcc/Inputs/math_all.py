@@ -102,6 +102,16 @@ def main():
             lines.append(f"%{op}_{ftype} = math.{op} {a} : {t}")
             result(f"{op}_{ftype}", t, oracle(x.astype(np.float64)).astype(
                 dtype), rtol)
+        # expm1 up to where it overflows, and at inf, -inf and -0 (compare
+        # takes NaN for a mismatch).
+        top = {np.float32: 88.7, np.float64: 709.7}[dtype]
+        edge = np.array([top, top - 1, top - 3, -top, 30.0, -30.0, 1.0, -1.0,
+                         np.inf, -np.inf, 50.0, -0.0, 0.0, 5.0, -5.0,
+                         top - 0.5], dtype)
+        a = argument(edge)
+        lines.append(f"%expm1_edge_{ftype} = math.expm1 {a} : {t}")
+        result(f"expm1_edge_{ftype}", t,
+               np.expm1(edge.astype(np.float64)).astype(dtype), rtol)
         tiny = np.array(TINY_VALUES, dtype)
         a = argument(tiny)
         for op, oracle in TINY.items():
