@@ -233,26 +233,6 @@ static llvm::Error writeBytes(llvm::raw_fd_ostream &os, llvm::StringRef path,
   return llvm::Error::success();
 }
 
-/// Writes the bytes of the file `from` into `to`, opened for writing as it
-/// is (a device, a FIFO, a symbolic link's target).
-static llvm::Error copyThrough(llvm::StringRef from, llvm::StringRef to) {
-  auto bytes = llvm::MemoryBuffer::getFile(from, /*IsText=*/false,
-                                           /*RequiresNullTerminator=*/false);
-  if (!bytes)
-    return llvm::createStringError("cannot read '" + from +
-                                   "': " + bytes.getError().message());
-  std::error_code ec;
-  llvm::raw_fd_ostream os(to, ec, llvm::sys::fs::OF_None);
-  if (ec)
-    return llvm::createStringError("cannot write '" + to +
-                                   "': " + ec.message());
-  llvm::Error error = writeBytes(
-      os, to,
-      llvm::ArrayRef((*bytes)->getBufferStart(), (*bytes)->getBufferSize()));
-  os.clear_error();
-  return error;
-}
-
 llvm::Error pcc::driver::writeObject(llvm::Module &module, llvm::StringRef path,
                                      llvm::StringRef targetCPU) {
   auto object = emitObjectFor(module, targetCPU);
@@ -444,9 +424,11 @@ llvm::Error pcc::driver::writeExecutable(llvm::Module &module, Backend backend,
   std::string partialPath(partial);
   linkerOutput.store(partialPath.c_str());
   llvm::Error error = linkExecutable(object.path, backend, partialPath, output);
-  if (!error && writeThrough)
-    error = copyThrough(partialPath, output);
-  else if (!error)
+  if (!error && writeThrough) {
+    if (std::error_code ec = llvm::sys::fs::copy_file(partialPath, output))
+      error = llvm::createStringError("cannot write '" + output +
+                                      "': " + ec.message());
+  } else if (!error)
     if (std::error_code ec = llvm::sys::fs::rename(partialPath, target))
       error = llvm::createStringError("cannot write '" + output +
                                       "': " + ec.message());
