@@ -24,6 +24,21 @@
 namespace pcc::arrayio {
 
 namespace {
+/// `text` with every byte that is not printable ASCII written `\xNN`, so
+/// that a message quoting a file's bytes cannot hold control characters.
+std::string printable(const std::string &text) {
+  std::string out;
+  for (char c : text) {
+    if (c >= ' ' && c <= '~' && c != '\\') {
+      out += c;
+      continue;
+    }
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02x", unsigned(uint8_t(c)));
+    out += buf;
+  }
+  return out;
+}
 
 const char kMagic[] = "\x93NUMPY";
 constexpr size_t kMagicSize = 6;
@@ -82,11 +97,7 @@ private:
 
   /// `'c'`, or `'\xNN'` for a byte that is not printable ASCII.
   static std::string quoteChar(char c) {
-    if (c >= ' ' && c <= '~')
-      return std::string("'") + c + "'";
-    char buf[8];
-    std::snprintf(buf, sizeof buf, "'\\x%02x'", unsigned(uint8_t(c)));
-    return buf;
+    return "'" + printable(std::string(1, c)) + "'";
   }
 
   bool fail(std::string &error, const std::string &what) {
@@ -256,7 +267,8 @@ bool parseDescr(const std::string &descr, DType &out, std::string &error) {
   if (!descr.empty() && std::strchr("<>|=", descr[0]))
     order = descr[i++];
   if (i >= descr.size()) {
-    error = "malformed .npy header: empty dtype descr '" + descr + "'";
+    error =
+        "malformed .npy header: empty dtype descr '" + printable(descr) + "'";
     return false;
   }
   char kind = descr[i++];
@@ -320,7 +332,7 @@ bool parseDescr(const std::string &descr, DType &out, std::string &error) {
       name = "timedelta64";
       break;
     default:
-      name = "'" + descr + "'";
+      name = "'" + printable(descr) + "'";
       break;
     }
   }
@@ -345,7 +357,7 @@ bool parseDescr(const std::string &descr, DType &out, std::string &error) {
     out = entry.dtype;
     return true;
   }
-  error = "unsupported dtype " + name + " (descr '" + descr +
+  error = "unsupported dtype " + name + " (descr '" + printable(descr) +
           "'); the supported dtypes are " + kSupported;
   return false;
 }
@@ -378,7 +390,8 @@ bool parseHeader(const std::string &text, Array &out, std::string &error) {
   for (const auto &entry : dict.entries) {
     if (entry.first != "descr" && entry.first != "fortran_order" &&
         entry.first != "shape") {
-      error = "malformed .npy header: unexpected key '" + entry.first + "'";
+      error = "malformed .npy header: unexpected key '" +
+              printable(entry.first) + "'";
       return false;
     }
   }

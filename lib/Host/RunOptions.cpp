@@ -2,8 +2,13 @@
 
 #include "pcc/Host/RunOptions.h"
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
+#include <filesystem>
 
 using namespace pcc::host;
 
@@ -79,6 +84,34 @@ static bool parseByteSize(const std::string &text, int64_t &bytes) {
   return bytes > 0;
 }
 
+/// Whether the results could be saved in `dir` (--save-results): checked
+/// before the run, so that a long run does not end in an error that was
+/// there from its start. `dir`, or else the nearest of its parents that
+/// exists, must be a directory this process may write in (saveResults
+/// reports what fails later all the same).
+static bool checkResultsDirectory(const std::string &dir, std::string &error) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path existing = dir;
+  while (!fs::exists(existing, ec) && existing.has_parent_path() &&
+         existing != existing.parent_path())
+    existing = existing.parent_path();
+  if (!fs::exists(existing, ec))
+    existing = ".";
+  if (!fs::is_directory(existing, ec)) {
+    error = "cannot create the directory '" + dir +
+            "' for --save-results: " + std::strerror(ENOTDIR);
+    return false;
+  }
+  if (::access(existing.c_str(), W_OK | X_OK) == 0)
+    return true;
+  error = "cannot " +
+          std::string(existing == fs::path(dir) ? "write in" : "create") +
+          " the directory '" + dir +
+          "' for --save-results: " + std::strerror(errno);
+  return false;
+}
+
 bool pcc::host::setRunOption(RunOptions &options, const std::string &name,
                              const char *value, std::string &error) {
   const RunOptionSpec *spec = findRunOption(name);
@@ -98,7 +131,7 @@ bool pcc::host::setRunOption(RunOptions &options, const std::string &name,
       error = "--save-results needs a directory: --save-results=DIR";
       return false;
     }
-    return true;
+    return checkResultsDirectory(options.saveResults, error);
   }
   if (name == "repeat") {
     options.timeRuns = true;

@@ -30,6 +30,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -55,7 +56,10 @@ double timeoutSetting() {
     return 0;
   char *end = nullptr;
   double value = std::strtod(text, &end);
-  return end != text && !*end && value > 0 ? value : -1;
+  // Not after blanks or a sign, which strtod would skip: as the other
+  // settings are read, "5" and not " 5" or "+5".
+  bool plain = *text != '+' && !std::isspace(static_cast<unsigned char>(*text));
+  return plain && end != text && !*end && value > 0 ? value : -1;
 }
 } // namespace
 

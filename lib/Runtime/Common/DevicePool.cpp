@@ -274,7 +274,8 @@ bool readCount(const char *name, long long least, const char *what,
   char *end = nullptr;
   errno = 0;
   long long number = std::strtoll(text, &end, 10);
-  if (end == text || *end || errno || number < least) {
+  // Digits only: strtoll would also take leading blanks and a sign.
+  if (!(*text >= '0' && *text <= '9') || *end || errno || number < least) {
     reportError(std::string(name) + " must be " + what + ", not '" + text +
                 "'");
     return false;

@@ -402,7 +402,13 @@ bool initialize() {
     return ok = false;
   }
   if (!s.path.empty()) {
-    if (processLayout().rank > 0)
+    // Under mpirun each process writes a file of its own, but a device
+    // (/dev/null, a terminal) or a FIFO is shared: every process writes
+    // through to it, never to a file named after it beside it.
+    struct stat named;
+    bool shared = stat(s.path.c_str(), &named) == 0 &&
+                  !S_ISREG(named.st_mode) && !S_ISDIR(named.st_mode);
+    if (processLayout().rank > 0 && !shared)
       s.path += "." + std::to_string(processLayout().rank);
     // Checked now, so that a run is not lost to a typo in the name: the
     // file beside it can be made, and the name is not a directory's.

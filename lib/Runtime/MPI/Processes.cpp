@@ -195,7 +195,12 @@ std::string openMachine() {
   layout.localCount = machine.size;
   int64_t pairs = machine.size * (machine.size - 1) / 2;
   const char *wanted = std::getenv("PCC_SHARED_MEMORY");
-  bool share = pairs > 0 && !(wanted && std::string(wanted) == "0");
+  if (wanted && std::strcmp(wanted, "0") && std::strcmp(wanted, "1"))
+    return std::string("PCC_SHARED_MEMORY must be 1 (processes on one machine "
+                       "exchange data in shared memory) or 0 (through MPI), "
+                       "not '") +
+           wanted + "'";
+  bool share = pairs > 0 && !(wanted && *wanted == '0');
   if (share)
     machine.lanesPerPair = std::min<int64_t>(
         kMailboxesPerPair, kMailboxMemory / (pairs * int64_t(sizeof(Lane))));

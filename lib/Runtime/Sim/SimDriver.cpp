@@ -580,7 +580,7 @@ bool pcc::sim::configure(int64_t gpus, std::string &message) {
   if (const char *text = std::getenv("PCC_SIM_GPUS"); text && *text) {
     char *end = nullptr;
     long value = std::strtol(text, &end, 10);
-    if (*end || value < 1 || value > 4096) {
+    if (!(*text >= '0' && *text <= '9') || *end || value < 1 || value > 4096) {
       message = std::string("PCC_SIM_GPUS must be a number of simulated "
                             "GPUs from 1 to 4096, got '") +
                 text + "'";

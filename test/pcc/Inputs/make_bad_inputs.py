@@ -26,6 +26,11 @@ np.save("object.npy", np.array([1, "a", None], dtype=object),
         allow_pickle=True)
 np.save("shape.npy", np.ones(5, np.float32))
 np.save("dtype.npy", np.ones(4, np.float64))
+# A descr and a key holding terminal control bytes (same header length).
+open("control-descr.npy", "wb").write(good.replace(b"'<f4'", b"'\x1b[2J'"))
+extra = b"'bell\x07\n': 0, }"
+open("control-key.npy", "wb").write(
+    good.replace(b"}" + b" " * (len(extra) - 1), extra, 1))
 
 # Nesting: brackets of a literal, regions, types; and the deepest nesting
 # that is allowed, which compiles and runs.
