@@ -102,6 +102,12 @@ static void addConstant(llvm::Module &module, llvm::StringRef name,
                            llvm::GlobalValue::ExternalLinkage, value, name);
 }
 
+void pcc::driver::excludeCpuDependentFeatures(
+    llvm::SubtargetFeatures &features) {
+  for (const char *name : {"avx512bf16", "avxneconvert"})
+    features.AddFeature(name, /*enable=*/false);
+}
+
 /// The host target machine of executables, for `targetCPU` (--mcpu).
 static llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
 createTargetMachine(llvm::StringRef targetCPU) {
@@ -115,14 +121,14 @@ createTargetMachine(llvm::StringRef targetCPU) {
   // This machine's CPU comes with the features it has: a virtual machine
   // may lack some that its CPU's name implies (AVX-512 turned off), as the
   // JIT knows.
-  std::string cpu = targetCPU.str(), features;
+  std::string cpu = targetCPU.str();
+  llvm::SubtargetFeatures features;
   if (targetCPU == "native") {
     cpu = llvm::sys::getHostCPUName().str();
-    llvm::SubtargetFeatures host;
     for (const auto &[name, enabled] : llvm::sys::getHostCPUFeatures())
-      host.AddFeature(name, enabled);
-    features = host.getString();
+      features.AddFeature(name, enabled);
   }
+  excludeCpuDependentFeatures(features);
   // Checked first: LLVM would warn at every use of an unknown CPU and
   // generate code for a generic one.
   std::unique_ptr<llvm::MCSubtargetInfo> generic(
@@ -134,8 +140,8 @@ createTargetMachine(llvm::StringRef targetCPU) {
         " (use 'native' for this machine's, or a name such as "
         "x86-64-v3 or znver4)");
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
-      triple, cpu, features, llvm::TargetOptions(), llvm::Reloc::PIC_,
-      std::nullopt, llvm::CodeGenOptLevel::Default));
+      triple, cpu, features.getString(), llvm::TargetOptions(),
+      llvm::Reloc::PIC_, std::nullopt, llvm::CodeGenOptLevel::Default));
   if (!machine)
     return llvm::createStringError("cannot create a code generator for " +
                                    triple.str() + " and CPU '" + cpu + "'");

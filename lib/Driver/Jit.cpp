@@ -63,13 +63,6 @@ getRuntimeSymbols(llvm::orc::MangleAndInterner interner) {
 #define PCC_RUNTIME_FUNCTION(name, backend) add(#name, &name);
 #define PCC_TRANSLATION_FUNCTION(name) add(#name, &name);
 #include "pcc/Runtime/RuntimeABI.def"
-#define PCC_ADD_COLLECTIVE(collective, suffix, reduces)                        \
-  add("_mlir_ciface_pcc_mlir_" #collective "_" #suffix,                        \
-      &_mlir_ciface_pcc_mlir_##collective##_##suffix);
-#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
-  PCC_COLLECTIVE_ENTRY_POINTS(PCC_ADD_COLLECTIVE, suffix, reducible)
-#include "pcc/Runtime/RuntimeABI.def"
-#undef PCC_ADD_COLLECTIVE
   return symbols;
 }
 
@@ -211,6 +204,7 @@ llvm::Expected<CompiledProgram> pcc::driver::jitCompile(ModuleOp module,
     return machines.takeError();
   // What LLJIT sets for JITLink on x86-64, set here since the objects are
   // generated before it sees them.
+  excludeCpuDependentFeatures(machines->getFeatures());
   machines->setCodeModel(llvm::CodeModel::Small);
   machines->setRelocationModel(llvm::Reloc::PIC_);
   machines->setCodeGenOptLevel(llvm::CodeGenOptLevel::Default);

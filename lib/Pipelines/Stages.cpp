@@ -58,22 +58,20 @@ void pcc::detail::buildBufferStages(OpPassManager &pm, StringRef entry,
     pm.addPass(pcc::createPCCGuardRecursion());
   pm.addPass(pcc::createPCCExpandPmean());
   pm.addPass(pcc::createPCCOutlinePmaps());
-  // The cuda backend's collectives need contiguous managed buffers: the
-  // runtime's packing of strided ones is host memory. Collectives become
-  // runtime calls on tensors, which bufferize with the rest of the body.
-  pcc::PCCLowerCollectivesOptions collectives;
-  collectives.stridedOperands = !cuda;
-  pm.addPass(pcc::createPCCLowerCollectives(collectives));
+  // Collectives become runtime calls on tensors, which bufferize with the
+  // rest of the body.
+  pm.addPass(pcc::createPCCLowerCollectives());
   // Diagnostics that name the program's functions are behind; calls that
   // generated code makes by name are ahead.
   pm.addPass(pcc::createPCCRenameUserSymbols());
+  // Integer division by zero and INT_MIN / -1, and shifts by the width or
+  // more, give defined results, the same on every backend, instead of a
+  // signal or whatever the hardware gives. (Before the canonicalizer, whose
+  // folding of floordivsi on constant tensors gave x / 0 = x.)
+  pm.addPass(pcc::createPCCDefineIntegerArithmetic());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(pcc::createPCCDecomposeLinalgOps());
   pm.addPass(createConvertElementwiseToLinalgPass());
-  // Integer division by zero and INT_MIN / -1, and shifts by the width or
-  // more, give defined results, the same on every backend, instead of a
-  // signal or whatever the hardware gives.
-  pm.addPass(pcc::createPCCDefineIntegerArithmetic());
   // Chains of elementwise ops become one loop, computed into their result
   // rather than over a copy of their first operand.
   pm.addNestedPass<func::FuncOp>(pcc::createPCCFuseElementwiseOps());

@@ -10,6 +10,7 @@
 #include "pcc/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 
@@ -162,6 +163,99 @@ static Value guardCast(OpBuilder &builder, Operation *op, bool isSigned) {
   return arith::SelectOp::create(builder, loc, below, min, clamped);
 }
 
+/// `type` with elements of `element` (a scalar: `element` itself).
+static Type withElement(Type type, Type element) {
+  if (auto shaped = dyn_cast<ShapedType>(type))
+    return shaped.clone(element);
+  return element;
+}
+
+/// `op` (sitofp or uitofp from an integer of 25 to 64 bits to bf16) rounded
+/// once: LLVM converts through f32, rounding twice (2^30 + 2^22 + 1 came out
+/// 2^30). The integer is rounded to odd at 53 bits (toward zero, the lowest
+/// bit set where bits were lost), which f64 holds exactly, and that rounded
+/// to bf16.
+static Value convertToBFloat(OpBuilder &builder, Operation *op, bool isSigned) {
+  Location loc = op->getLoc();
+  Value x = op->getOperand(0);
+  Type i64 = withElement(x.getType(), builder.getI64Type());
+  Type f64 = withElement(x.getType(), builder.getF64Type());
+  auto c = [&](int64_t value) {
+    return constant(builder, loc, i64, APInt(64, uint64_t(value)));
+  };
+  Value wide = x;
+  if (widthOf(x.getType()) < 64)
+    wide = isSigned ? arith::ExtSIOp::create(builder, loc, i64, x).getResult()
+                    : arith::ExtUIOp::create(builder, loc, i64, x).getResult();
+  Value negative, magnitude = wide;
+  if (isSigned) {
+    negative = arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                                     wide, c(0));
+    // (INT64_MIN's magnitude, 2^63, as an unsigned number.)
+    magnitude = arith::SelectOp::create(
+        builder, loc, negative, arith::SubIOp::create(builder, loc, c(0), wide),
+        wide);
+  }
+  Value bits = arith::SubIOp::create(
+      builder, loc, c(64),
+      math::CountLeadingZerosOp::create(builder, loc, magnitude));
+  Value shift = arith::MaxSIOp::create(
+      builder, loc, arith::SubIOp::create(builder, loc, bits, c(53)), c(0));
+  Value kept = arith::ShRUIOp::create(builder, loc, magnitude, shift);
+  Value lost =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, magnitude,
+                            arith::ShLIOp::create(builder, loc, kept, shift));
+  Value odd = arith::OrIOp::create(
+      builder, loc, kept, arith::ExtUIOp::create(builder, loc, i64, lost));
+  // uitofp is exact below 2^53, and so is scaling by 2^shift.
+  Value value = arith::UIToFPOp::create(builder, loc, f64, odd);
+  Value scale = arith::BitcastOp::create(
+      builder, loc, f64,
+      arith::ShLIOp::create(builder, loc,
+                            arith::AddIOp::create(builder, loc, shift, c(1023)),
+                            c(52)));
+  value = arith::MulFOp::create(builder, loc, value, scale);
+  if (isSigned)
+    value = arith::SelectOp::create(builder, loc, negative,
+                                    arith::NegFOp::create(builder, loc, value),
+                                    value);
+  return arith::TruncFOp::create(builder, loc, op->getResult(0).getType(),
+                                 value);
+}
+
+/// Whether `op` converts an integer of 25 to 64 bits to bf16, which f32
+/// cannot hold exactly on the way.
+static bool convertsWideToBFloat(Operation *op) {
+  if (!isa<arith::SIToFPOp, arith::UIToFPOp>(op))
+    return false;
+  unsigned width = widthOf(op->getOperand(0).getType());
+  return getElementTypeOrSelf(op->getResult(0).getType()).isBF16() &&
+         width > 24 && width <= 64;
+}
+
+/// `op` (floordivsi, whose divisor is never 0 nor, for INT_MIN, -1 by
+/// now) as the quotient toward zero, less one where the remainder is not 0
+/// and its sign differs from the divisor's. (Upstream's expansion adds the
+/// constant -1 built from 64 bits: 2^64 - 1 for wider integers.)
+static Value expandFloorDivision(OpBuilder &builder, arith::FloorDivSIOp op) {
+  Location loc = op.getLoc();
+  Value x = op.getLhs(), y = op.getRhs();
+  Type type = y.getType();
+  unsigned width = widthOf(type);
+  Value zero = constant(builder, loc, type, APInt(width, 0));
+  Value q = arith::DivSIOp::create(builder, loc, x, y);
+  Value r = arith::RemSIOp::create(builder, loc, x, y);
+  Value inexact =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::ne, r, zero);
+  Value signsDiffer =
+      arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::slt,
+                            arith::XOrIOp::create(builder, loc, r, y), zero);
+  Value down = arith::AndIOp::create(builder, loc, inexact, signsDiffer);
+  Value below = arith::SubIOp::create(
+      builder, loc, q, constant(builder, loc, type, APInt(width, 1)));
+  return arith::SelectOp::create(builder, loc, down, below, q);
+}
+
 namespace {
 struct PCCDefineIntegerArithmeticPass
     : public pcc::impl::PCCDefineIntegerArithmeticBase<
@@ -207,6 +301,25 @@ struct PCCDefineIntegerArithmeticPass
           guard(builder, op, isSigned, isa<arith::RemSIOp, arith::RemUIOp>(op));
       op->getResult(0).replaceAllUsesWith(result);
       op->erase();
+    }
+    SmallVector<Operation *> toBFloat;
+    getOperation()->walk([&](Operation *op) {
+      if (convertsWideToBFloat(op))
+        toBFloat.push_back(op);
+    });
+    for (Operation *op : toBFloat) {
+      OpBuilder builder(op);
+      op->getResult(0).replaceAllUsesWith(
+          convertToBFloat(builder, op, isa<arith::SIToFPOp>(op)));
+      op->erase();
+    }
+    SmallVector<arith::FloorDivSIOp> floorDivisions;
+    getOperation()->walk(
+        [&](arith::FloorDivSIOp op) { floorDivisions.push_back(op); });
+    for (arith::FloorDivSIOp op : floorDivisions) {
+      OpBuilder builder(op);
+      op.replaceAllUsesWith(expandFloorDivision(builder, op));
+      op.erase();
     }
   }
 };

@@ -12,6 +12,7 @@
 
 #include "pcc/Dialect/SPMD/IR/SPMDOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -81,6 +82,9 @@ static constexpr int64_t kMaxValueBytes = int64_t(1) << 48;
 /// the floats of every backend (f16, bf16, f32, f64). The 8-, 6- and 4-bit
 /// floats and tf32 have no lowering to LLVM, f80 and f128 none to a GPU, and
 /// complex and vector elements none at all.
+/// The widths of integers that tensors and buffers may hold.
+static constexpr unsigned kMemoryIntegerWidths[] = {1, 8, 16, 32, 64, 128};
+
 static bool isSupportedElement(Type type) {
   return isa<IntegerType, IndexType, Float16Type, BFloat16Type, Float32Type,
              Float64Type>(type);
@@ -129,6 +133,18 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
              << shaped.getElementType()
              << ", which pcc does not support (integers, index, f16, bf16, "
                 "f32 and f64 only)";
+    // MLIR and LLVM agree on the size in memory of these widths only (i65
+    // takes 12 bytes to the one and 16 to the other: buffers were too
+    // small).
+    if (auto shaped = dyn_cast<ShapedType>(type))
+      if (auto integer = dyn_cast<IntegerType>(shaped.getElementType());
+          integer &&
+          !llvm::is_contained(kMemoryIntegerWidths, integer.getWidth()))
+        return op->emitError()
+               << "the type " << type << " has elements of type " << integer
+               << ", which pcc does not keep in memory (integers of 1, 8, "
+                  "16, 32, 64 and 128 bits only); extend the values to a "
+                  "wider one, or compute on scalars";
     if (!isSupportedValueType(type))
       return op->emitError()
              << "values of type " << type
@@ -218,6 +234,14 @@ static LogicalResult verifyInput(Operation *op, int64_t &memoryLimit) {
                            << "' on integers is not supported by pcc; "
                               "convert the operand to a float type first "
                               "(arith.sitofp)";
+  // LLVM's fptrunc rounds to nearest even: another rounding mode would be
+  // ignored (arith.truncf and arith.scaling_truncf name theirs).
+  if (auto mode = op->getAttrOfType<arith::RoundingModeAttr>("roundingmode");
+      mode && mode.getValue() != arith::RoundingMode::to_nearest_even)
+    return op->emitError() << "'" << op->getName() << "' rounding "
+                           << arith::stringifyRoundingMode(mode.getValue())
+                           << " is not supported by pcc; it rounds to "
+                              "nearest even only (omit the rounding mode)";
   // Upstream's lowering of the expansion's buffer crashes on a group with
   // two sizes known only at run time.
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))

@@ -10,10 +10,10 @@
 // the second sum reads it; the product is computed into a buffer of its own
 // and copied into the slice only after that.)
 // CHECK-LABEL: func.func private @main_pmap
-// CHECK: spmd.runtime_call @pcc_mlir_all_reduce_f32({{.*}}) outs(%[[S:[^)]*]])
+// CHECK: spmd.runtime_call @pcc_collective({{.*}}) outs(%[[S:[^)]*]])
 // CHECK: %[[M:.*]] = memref.alloc() {{.*}} : memref<f32>
 // CHECK: linalg.generic {{.*}} ins(%[[S]], %{{.*}} : {{.*}}) outs(%[[M]] : memref<f32>)
-// CHECK: spmd.runtime_call @pcc_mlir_all_reduce_f32({{.*}}, %[[S]]) outs(
+// CHECK: spmd.runtime_call @pcc_collective({{.*}}, %[[S]]) outs(
 // CHECK: memref.copy %[[M]], %
 func.func @main(%arg0: tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>) {
   %t, %m = spmd.pmap "a" (%x = %arg0 : tensor<6xf32>) -> (tensor<6xf32>, tensor<6xf32>) {

@@ -8,7 +8,7 @@
 
 // CHECK-NOT: spmd.
 // CHECK-DAG: llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr, i64)
-// CHECK-DAG: llvm.func @_mlir_ciface_pcc_mlir_all_reduce_i32(i64, !llvm.ptr, i64, !llvm.ptr, i32, !llvm.ptr, !llvm.ptr, !llvm.ptr)
+// CHECK-DAG: llvm.func @pcc_collective(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr)
 // CHECK-LABEL: llvm.func @u.main(
 // CHECK-DAG: %[[FN:.*]] = llvm.mlir.addressof @main_pmap_thunk
 // CHECK-DAG: %[[N:.*]] = llvm.mlir.constant(4 : i64) : i64
@@ -22,4 +22,7 @@
 // GRID-LABEL: llvm.func @u.main(
 // GRID: llvm.mlir.constant(6 : i64)
 // GRID: llvm.call @pcc_launch
-// GRID: llvm.mlir.global private constant @_pcc_main_pmap_grid(dense<[2, 3]> : tensor<2xi64>)
+// The grid's rank and sizes end each collective's site (a psum of i32 over
+// axis 1: kind 0, dtype 2, sum, 1 element, the shape's hash, mask 2, no
+// table).
+// GRID: llvm.mlir.global private constant @_pcc_main_pmap_collective(dense<[0, 2, 0, 1, {{-?[0-9]+}}, 2, 0, 2, 2, 3]> : tensor<10xi64>)

@@ -7,7 +7,7 @@
 // RUN: pcc-opt %pcc_src/examples/train_step.mlir --pass-pipeline="builtin.module(pcc-cuda-pipeline)" | FileCheck %s
 
 // CHECK-DAG: llvm.func @pcc_cuda_launch(
-// CHECK-DAG: llvm.func @_mlir_ciface_pcc_mlir_all_reduce_f32(
+// CHECK-DAG: llvm.func @pcc_collective(
 // CHECK-DAG: llvm.func @_mlir_memref_to_llvm_aligned_alloc(
 // CHECK-DAG: llvm.func @_mlir_memref_to_llvm_free(
 // CHECK-DAG: llvm.call @pcc_cuda_launch(
@@ -15,7 +15,7 @@
 // CHECK-LABEL: llvm.func @main_pmap(
 // CHECK: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // CHECK: gpu.launch_func  @[[KERNEL:main_pmap_kernel[_0-9]*]]::@main_pmap_kernel blocks in
-// CHECK: llvm.call @_pcc_call_pcc_mlir_all_reduce_f32_0(
+// CHECK: llvm.call @pcc_collective(
 // CHECK: gpu.binary @[[KERNEL]]  [#gpu.object<#nvvm.target<O = 3, chip = "sm_90">
 
 // With format=isa the kernels are PTX, which `pcc compile --emit=ptx`

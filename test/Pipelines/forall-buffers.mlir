@@ -13,7 +13,7 @@
 // CHECK: %[[T:.*]] = memref.alloc() {{.*}} : memref<2xf32>
 // CHECK: linalg.mul {{.*}} outs(%[[T]] :
 // CHECK: memref.dealloc %[[T]] : memref<2xf32>
-// CHECK: pcc_mlir_all_reduce_f32
+// CHECK: pcc_collective
 
 // x * x + x of rows 0..7 and 8..15, summed over the two devices.
 // RESULT: 72. 92. 116. 144. 176. 212. 252. 296.]{{$}}

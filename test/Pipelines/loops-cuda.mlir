@@ -6,7 +6,7 @@
 // CUDA: llvm.cond_br
 // CUDA-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CUDA-NOT: llvm.alloca
-// CUDA: llvm.call @_pcc_call_pcc_mlir_all_reduce_i64_0(
+// CUDA: llvm.call @pcc_collective(
 // CUDA-NOT: llvm.alloca
 // CUDA: llvm.return
 

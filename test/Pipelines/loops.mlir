@@ -1,7 +1,6 @@
 // A collective in a loop runs in constant stack and without a heap buffer
 // per step: the sum is written in place of the loop's value (allocated once,
-// before the loop), and the call's unranked memref descriptors live in the
-// frame of a stub that the loop calls, gone when it returns.
+// before the loop), and the call passes pointers, nothing on the stack.
 // (test/pcc/long-loops.test runs such loops end to end.)
 // RUN: pcc-opt %s --split-input-file --pass-pipeline="builtin.module(pcc-cpu-pipeline)" | FileCheck %s
 
@@ -10,15 +9,10 @@
 // CHECK: llvm.cond_br
 // CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.alloca
-// CHECK: llvm.call @_pcc_call_pcc_mlir_all_reduce_i64_0(
+// CHECK: llvm.call @pcc_collective(
 // CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.alloca
 // CHECK: llvm.return
-// CHECK-LABEL: llvm.func @_pcc_call_pcc_mlir_all_reduce_i64_0(
-// CHECK-SAME: passthrough = ["noinline"]
-// CHECK: llvm.alloca
-// CHECK: llvm.call @pcc_mlir_all_reduce_i64(
-// CHECK-NEXT: llvm.return
 func.func @main() -> tensor<8xi64> {
   %d = arith.constant dense<[1, 2, 3, 4, 5, 6, 7, 8]> : tensor<8xi64>
   %r = spmd.pmap "i" (%x = %d : tensor<8xi64>) -> tensor<8xi64> {
@@ -44,7 +38,7 @@ func.func @main() -> tensor<8xi64> {
 // CHECK-COUNT-3: llvm.call @_mlir_memref_to_llvm_aligned_alloc
 // CHECK: llvm.cond_br
 // CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
-// CHECK: llvm.call @_pcc_call_pcc_mlir_all_gather_f32_0(
+// CHECK: llvm.call @pcc_collective(
 // CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK: llvm.br ^bb1
 // CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc

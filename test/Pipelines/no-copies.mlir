@@ -7,7 +7,7 @@
 // CHECK-LABEL: module
 // CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.intr.memcpy
-// CHECK: llvm.call @_mlir_ciface_pcc_mlir_all_reduce_f32
+// CHECK: llvm.call @pcc_collective
 func.func @main(%x: tensor<2x1024xf32>) -> tensor<2x1024xf32> {
   %r = spmd.pmap "i" (%a = %x : tensor<2x1024xf32>) -> (tensor<2x1024xf32>) {
     %s = spmd.psum %a over "i" : tensor<1024xf32>
@@ -21,7 +21,7 @@ func.func @main(%x: tensor<2x1024xf32>) -> tensor<2x1024xf32> {
 // CHECK-LABEL: module
 // CHECK-NOT: _mlir_memref_to_llvm_aligned_alloc
 // CHECK-NOT: llvm.intr.memcpy
-// CHECK: llvm.call @_mlir_ciface_pcc_mlir_all_gather_f32
+// CHECK: llvm.call @pcc_collective
 func.func @main(%x: tensor<2x1024xf32>) -> tensor<2x2048xf32> {
   %r = spmd.pmap "i" (%a = %x : tensor<2x1024xf32>) -> (tensor<2x2048xf32>) {
     %g = spmd.all_gather %a over "i" tiled : tensor<1024xf32> -> tensor<2048xf32>

@@ -20,7 +20,10 @@ against NumPy, through the `float16-convert` driver.
   ties to the even pattern -- the same reference matches NumPy's f16
   rounding on every input here, which the script checks first. NaNs must
   stay NaNs of the same sign, quiet. The runtime's __truncsfbf2 is checked
-  the same way.
+  the same way, and its __truncdfbf2 on binary64 values: the midpoints
+  between bfloat16 values and one binary64 ulp either side (where rounding
+  through binary32 first would land on the midpoint), the boundaries, and
+  a million random patterns.
 
 Exits 1 with the first mismatches in hex. Needs NumPy: run it with
 /usr/bin/python3 (Debian's NumPy 1.24).
@@ -85,10 +88,11 @@ def bf16_table():
 
 
 def round_ref(bits, table):
-    """Round-to-nearest-even of the binary32 patterns `bits` (no NaNs) into
-    the format whose finite non-negative values are table[:-1]; the pattern
-    of infinity is len(table) - 1."""
-    x = bits.view(np.float32).astype(np.float64)
+    """Round-to-nearest-even of the binary32 (or, as uint64, binary64)
+    patterns `bits` (no NaNs) into the format whose finite non-negative
+    values are table[:-1]; the pattern of infinity is len(table) - 1."""
+    wide = np.float64 if bits.dtype == np.uint64 else np.float32
+    x = bits.view(wide).astype(np.float64)
     a = np.abs(x)
     inf = len(table) - 1
     k = np.searchsorted(table, a, side="right") - 1  # largest value <= a
@@ -161,6 +165,24 @@ def f32_inputs(f16t, bf16t):
              neighbourhood_inputs(f16t).astype(np.uint64),
              neighbourhood_inputs(bf16t).astype(np.uint64)]
     return np.unique(np.concatenate(parts)).astype(U32)
+
+
+def f64_inputs(bf16t):
+    """binary64 patterns around every bfloat16 value and midpoint, the
+    boundaries, and random ones (no NaNs)."""
+    rng = np.random.default_rng(SEED + 64)
+    mid = (bf16t[:-1] + bf16t[1:]) / 2
+    out = []
+    for x in (bf16t[:-1], mid):
+        out += [x, np.nextafter(x, np.inf), np.nextafter(x, 0)]
+    special = np.array([np.inf, 0.0, 5e-324, 2.0 ** -1022, 2.0 ** -149,
+                        2.0 ** -150, 2.0 ** -134, 3.4028234663852886e38,
+                        3.5e38, 1e300], dtype=np.float64)
+    f = np.concatenate(out + [special])
+    bits = np.concatenate([f, -f]).view(np.uint64)
+    random = rng.integers(0, 2 ** 64, size=1 << 20, dtype=np.uint64)
+    random = random[(random & 0x7ff0000000000000) != 0x7ff0000000000000]
+    return np.concatenate([bits, random])
 
 
 def is_nan32(b):
@@ -246,10 +268,27 @@ def main():
             failures += fail_report(mode, bad, inputs, got, want, 8, 4)
         failures += check_narrowing_nans(mode, inputs, got, 0x0040, 0x7f80)
 
+    # f64 -> bf16 (__truncdfbf2): rounded once; NaNs stay NaNs of the same
+    # sign, quiet.
+    wide = f64_inputs(bf16t)
+    got = run(args.driver, args.workdir, "f64-bf16-truncdfbf2", wide, U16)
+    want = round_ref(wide, bf16t)
+    bad = np.flatnonzero(got != want)
+    if bad.size:
+        failures += fail_report("f64 -> bf16", bad, wide, got, want, 16, 4)
+    nans = np.array([0x7ff8000000000000, 0xfff0000000000001,
+                     0x7ff4000000000000], dtype=np.uint64)
+    got = run(args.driver, args.workdir, "f64-bf16-truncdfbf2", nans, U16)
+    want_nans = np.array([0x7fc0, 0xffc0, 0x7fe0], dtype=U16)
+    if not np.array_equal(got, want_nans):
+        failures += fail_report("f64 NaN -> bf16", np.arange(3), nans, got,
+                                want_nans, 16, 4)
+
     if failures:
         return 1
     print(f"ok: 65536 f16 and 65536 bf16 patterns widened, {inputs.size} "
-          f"binary32 patterns ({int(nan.sum())} NaNs) narrowed to both")
+          f"binary32 patterns ({int(nan.sum())} NaNs) narrowed to both, "
+          f"{wide.size} binary64 patterns to bfloat16")
     return 0
 
 

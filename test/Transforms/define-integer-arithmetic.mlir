@@ -36,9 +36,20 @@ func.func @unsigned_remainder(%x: index, %y: index) -> index {
 }
 
 // Tensors (before elementwise ops become linalg) get splat constants.
+// floordivsi becomes the quotient toward zero, less one where the
+// remainder is not 0 and its sign is not the divisor's.
 // CHECK-LABEL: func @tensor
 // CHECK: arith.constant dense<0> : tensor<4xi8>
-// CHECK: arith.floordivsi %{{.*}}, %{{.*}} : tensor<4xi8>
+// CHECK: %[[D:.*]] = arith.select %{{.*}}, %{{.*}}, %arg1 : tensor<4xi1>, tensor<4xi8>
+// CHECK: %[[Q:.*]] = arith.divsi %arg0, %[[D]] : tensor<4xi8>
+// CHECK: %[[R:.*]] = arith.remsi %arg0, %[[D]] : tensor<4xi8>
+// CHECK: %[[INEXACT:.*]] = arith.cmpi ne, %[[R]], %{{.*}} : tensor<4xi8>
+// CHECK: %[[X:.*]] = arith.xori %[[R]], %[[D]] : tensor<4xi8>
+// CHECK: %[[DIFFER:.*]] = arith.cmpi slt, %[[X]], %{{.*}} : tensor<4xi8>
+// CHECK: %[[DOWN:.*]] = arith.andi %[[INEXACT]], %[[DIFFER]] : tensor<4xi1>
+// CHECK: %[[BELOW:.*]] = arith.subi %[[Q]], %{{.*}} : tensor<4xi8>
+// CHECK: arith.select %[[DOWN]], %[[BELOW]], %[[Q]] : tensor<4xi1>, tensor<4xi8>
+// CHECK-NOT: floordivsi
 func.func @tensor(%x: tensor<4xi8>, %y: tensor<4xi8>) -> tensor<4xi8> {
   %q = arith.floordivsi %x, %y : tensor<4xi8>
   return %q : tensor<4xi8>
@@ -118,4 +129,23 @@ func.func @casts(%x: f32, %h: f16) -> (i32, i8) {
   %s = arith.fptosi %x : f32 to i32
   %u = arith.fptoui %h : f16 to i8
   return %s, %u : i32, i8
+}
+
+// An integer of more than 24 bits converted to bf16 is rounded to odd at
+// 53 bits, exact in f64, and that rounded to bf16: once.
+// CHECK-LABEL: func @to_bfloat16
+// CHECK: %[[W:.*]] = arith.extsi %arg0 : i32 to i64
+// CHECK: math.ctlz
+// CHECK: arith.shrui
+// CHECK: arith.uitofp %{{.*}} : i64 to f64
+// CHECK: arith.mulf
+// CHECK: arith.negf
+// CHECK: arith.truncf %{{.*}} : f64 to bf16
+// CHECK-NOT: arith.sitofp
+// Narrower integers are exact in f32: left as they are.
+// CHECK: arith.uitofp %arg1 : i16 to bf16
+func.func @to_bfloat16(%x: i32, %y: i16) -> (bf16, bf16) {
+  %a = arith.sitofp %x : i32 to bf16
+  %b = arith.uitofp %y : i16 to bf16
+  return %a, %b : bf16, bf16
 }

@@ -3,7 +3,7 @@
 // RUN: pcc-opt %s -split-input-file -verify-diagnostics --pcc-verify-closed="lowered=true"
 
 llvm.func @pcc_launch(i64, !llvm.ptr, !llvm.ptr)
-llvm.func @_mlir_ciface_pcc_mlir_all_reduce_f32(i64, !llvm.ptr, i64, i32, !llvm.ptr, !llvm.ptr)
+llvm.func @pcc_collective(!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr)
 llvm.func @pcc_cuda_launch(i64, !llvm.ptr, !llvm.ptr)
 llvm.func @_mlir_memref_to_llvm_aligned_alloc(i64, i64) -> !llvm.ptr
 llvm.func @_mlir_memref_to_llvm_free(!llvm.ptr)

@@ -51,7 +51,7 @@ func.func private @device(%device: i64) attributes {spmd.grid_axes = ["i"], spmd
 func.func @runtime_call(%x: tensor<4xf32>) -> tensor<4xf32> {
   %d = arith.constant 0 : i64
   // expected-error @+1 {{'spmd.runtime_call' is created by pcc; write an 'spmd.pmap' and its collectives instead}}
-  %r = spmd.runtime_call @pcc_mlir_all_reduce_f32(%d, %x) outs(%x)
+  %r = spmd.runtime_call @pcc_collective(%d, %x) outs(%x)
       : (i64, tensor<4xf32>) -> tensor<4xf32> -> tensor<4xf32>
   return %r : tensor<4xf32>
 }
@@ -101,6 +101,37 @@ func.func @complex_elements() {
   // expected-error @+1 {{the type 'tensor<2xcomplex<f32>>' has elements of type 'complex<f32>', which pcc does not support (integers, index, f16, bf16, f32 and f64 only)}}
   %e = tensor.empty() : tensor<2xcomplex<f32>>
   return
+}
+
+// -----
+
+// Integers in tensors and buffers take 1, 8, 16, 32, 64 or 128 bits: MLIR
+// gave an i65 12 bytes and LLVM 16, so its buffers were too small. Scalars
+// of any width are fine.
+func.func @odd_width_elements(%x: tensor<81xi64>) -> i65 {
+  %c0 = arith.constant 0 : index
+  %s = tensor.extract %x[%c0] : tensor<81xi64>
+  %w = arith.extsi %s : i64 to i65
+  // expected-error @+1 {{the type 'tensor<81xi65>' has elements of type 'i65', which pcc does not keep in memory (integers of 1, 8, 16, 32, 64 and 128 bits only); extend the values to a wider one, or compute on scalars}}
+  %t = arith.extsi %x : tensor<81xi64> to tensor<81xi65>
+  return %w : i65
+}
+
+// -----
+
+func.func @odd_width_buffer(%x: memref<4xi24>) {
+  // expected-error @-1 {{the type 'memref<4xi24>' has elements of type 'i24', which pcc does not keep in memory}}
+  return
+}
+
+// -----
+
+// Rounding modes other than LLVM's were ignored.
+func.func @rounding_mode(%x: tensor<3xf32>) -> (tensor<3xf16>, tensor<3xbf16>) {
+  %a = arith.truncf %x to_nearest_even : tensor<3xf32> to tensor<3xf16>
+  // expected-error @+1 {{'arith.truncf' rounding toward_zero is not supported by pcc; it rounds to nearest even only (omit the rounding mode)}}
+  %b = arith.truncf %x toward_zero : tensor<3xf32> to tensor<3xbf16>
+  return %a, %b : tensor<3xf16>, tensor<3xbf16>
 }
 
 // -----

@@ -7,6 +7,10 @@
 // RUN: pcc run %s %t/a.npy %t/b.npy | FileCheck %s
 // RUN: pcc compile %s -o %t/div && %t/div %t/a.npy %t/b.npy | FileCheck %s
 // RUN: pcc run %s -e on_devices %t/a.npy %t/b.npy | FileCheck %s --check-prefix=DEVICES
+// Divisions of constants, which the compiler folds: upstream's fold of
+// floordivsi on constant tensors gave x / 0 = x where a later element
+// divided cleanly.
+// RUN: pcc run %s -e constants | FileCheck %s --check-prefix=CONSTANTS
 
 // a = [7, -7, 7, INT_MIN, INT_MIN, 0], b = [2, 2, 0, -1, 0, 0]
 // divsi: 7/2 = 3, -7/2 = -3 (toward zero), 7/0 = -1, INT_MIN/-1 = INT_MIN,
@@ -56,4 +60,30 @@ func.func @on_devices(%a: tensor<6xi32>, %b: tensor<6xi32>) -> (tensor<6xi32>, t
     spmd.yield %sd, %sm : i32, i32
   }
   return %q, %r : tensor<6xi32>, tensor<6xi32>
+}
+
+// [7, -7, 5] by [0, 0, 2]: divsi -1 -1 2; remsi 7 -7 1; divui -1 -1 2;
+// remui 7 -7 (4294967289 as i32) 1; ceildivsi -1 -1 3; floordivsi -1 -1 2;
+// ceildivui -1 -1 3.
+// CONSTANTS:      [-1 -1  2]
+// CONSTANTS-NEXT: [ 7 -7  1]
+// CONSTANTS-NEXT: [-1 -1  2]
+// CONSTANTS-NEXT: [ 7 -7  1]
+// CONSTANTS-NEXT: [-1 -1  3]
+// CONSTANTS-NEXT: [-1 -1  2]
+// CONSTANTS-NEXT: [-1 -1  3]
+func.func @constants()
+    -> (tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>,
+        tensor<3xi32>, tensor<3xi32>, tensor<3xi32>) {
+  %a = arith.constant dense<[7, -7, 5]> : tensor<3xi32>
+  %b = arith.constant dense<[0, 0, 2]> : tensor<3xi32>
+  %q = arith.divsi %a, %b : tensor<3xi32>
+  %r = arith.remsi %a, %b : tensor<3xi32>
+  %u = arith.divui %a, %b : tensor<3xi32>
+  %v = arith.remui %a, %b : tensor<3xi32>
+  %c = arith.ceildivsi %a, %b : tensor<3xi32>
+  %f = arith.floordivsi %a, %b : tensor<3xi32>
+  %cu = arith.ceildivui %a, %b : tensor<3xi32>
+  return %q, %r, %u, %v, %c, %f, %cu : tensor<3xi32>, tensor<3xi32>,
+      tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>, tensor<3xi32>
 }

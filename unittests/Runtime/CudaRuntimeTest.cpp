@@ -285,85 +285,33 @@ TEST_F(Cuda, ModulesLoadAndLaunchEverywhere) {
 }
 
 //===----------------------------------------------------------------------===//
-// Collectives through the memref entry points
+// Collectives through generated code's entry point
 //===----------------------------------------------------------------------===//
 
-using ReduceShim = void (*)(int64_t, pcc_unranked_memref *, int64_t,
-                            pcc_unranked_memref *, int32_t,
-                            pcc_unranked_memref *, pcc_unranked_memref *,
-                            pcc_unranked_memref *);
-using GatherShim = void (*)(int64_t, pcc_unranked_memref *, int64_t,
-                            pcc_unranked_memref *, pcc_unranked_memref *,
-                            pcc_unranked_memref *, pcc_unranked_memref *);
-
-ReduceShim reduceShim(int32_t dtype) {
-  switch (dtype) {
-  case PCC_I8:
-    return _mlir_ciface_pcc_mlir_all_reduce_i8;
-  case PCC_I16:
-    return _mlir_ciface_pcc_mlir_all_reduce_i16;
-  case PCC_I32:
-    return _mlir_ciface_pcc_mlir_all_reduce_i32;
-  case PCC_I64:
-    return _mlir_ciface_pcc_mlir_all_reduce_i64;
-  case PCC_F16:
-    return _mlir_ciface_pcc_mlir_all_reduce_f16;
-  case PCC_BF16:
-    return _mlir_ciface_pcc_mlir_all_reduce_bf16;
-  case PCC_F32:
-    return _mlir_ciface_pcc_mlir_all_reduce_f32;
-  default:
-    return _mlir_ciface_pcc_mlir_all_reduce_f64;
-  }
-}
-
-GatherShim gatherShim(int32_t dtype) {
-  switch (dtype) {
-  case PCC_I8:
-    return _mlir_ciface_pcc_mlir_all_gather_i8;
-  case PCC_I16:
-    return _mlir_ciface_pcc_mlir_all_gather_i16;
-  case PCC_I32:
-    return _mlir_ciface_pcc_mlir_all_gather_i32;
-  case PCC_I64:
-    return _mlir_ciface_pcc_mlir_all_gather_i64;
-  case PCC_F16:
-    return _mlir_ciface_pcc_mlir_all_gather_f16;
-  case PCC_BF16:
-    return _mlir_ciface_pcc_mlir_all_gather_bf16;
-  case PCC_F32:
-    return _mlir_ciface_pcc_mlir_all_gather_f32;
-  case PCC_F64:
-    return _mlir_ciface_pcc_mlir_all_gather_f64;
-  default:
-    return _mlir_ciface_pcc_mlir_all_gather_i1;
-  }
-}
-
-/// A rank-1 memref descriptor.
-struct Descriptor {
-  void *allocated;
-  void *aligned;
-  int64_t offset;
-  int64_t size;
-  int64_t stride;
+/// A collective call site as generated code passes it: pcc_collective_site,
+/// the grid's sizes right after it.
+struct TestSite {
+  pcc_collective_site site;
+  int64_t dims[4];
 };
 
-/// The empty groups table of a collective over all devices of its axes.
-pcc_unranked_memref *noGroups() {
-  static int64_t none[1];
-  static Descriptor descriptor{none, none, 0, 0, 1};
-  static pcc_unranked_memref table{1, &descriptor};
-  return &table;
+TestSite makeSite(pcc_collective_kind kind, int32_t dtype, int32_t reduction,
+                  int64_t count, uint64_t mask,
+                  const std::vector<int64_t> &dims) {
+  TestSite t{};
+  t.site.kind = kind;
+  t.site.dtype = dtype;
+  t.site.reduction = reduction;
+  t.site.count = count;
+  t.site.axes_mask = int64_t(mask);
+  t.site.grid_rank = int64_t(dims.size());
+  EXPECT_LE(dims.size(), std::size(t.dims));
+  std::copy(dims.begin(), dims.end(), t.dims);
+  return t;
 }
 
-/// The call-site argument generated code passes (a NUL-terminated string).
-pcc_unranked_memref *testSite() {
-  static char text[] = "test collective";
-  static Descriptor descriptor{text, text, 0, sizeof(text), 1};
-  static pcc_unranked_memref site{1, &descriptor};
-  return &site;
-}
+/// The call-site text generated code passes (a NUL-terminated string).
+constexpr char kTestSite[] = "test collective";
 
 /// Runs the collective of `c` on cuda devices. Each device's input is first
 /// copied from a staging buffer on its stream (still in flight when the
@@ -397,16 +345,11 @@ Outcome runOnGpus(const Case &c, std::vector<Bytes> inputs) {
   launch(n, [&](int64_t d) {
     size_t i = size_t(d);
     mgpuMemcpy(in[i], staging[i], inBytes, mgpuStreamCreate());
-    Descriptor grid{dims.data(), dims.data(), 0, int64_t(dims.size()), 1};
-    Descriptor input{in[i], in[i], 0, c.count, 1};
-    Descriptor output{out[i], out[i], 0, int64_t(outBytes[i] / es), 1};
-    pcc_unranked_memref g{1, &grid}, x{1, &input}, y{1, &output};
-    if (c.op == kGather)
-      gatherShim(c.dtype)(d, &g, int64_t(c.mask), noGroups(), testSite(), &x,
-                          &y);
-    else
-      reduceShim(c.dtype)(d, &g, int64_t(c.mask), noGroups(), c.op, testSite(),
-                          &x, &y);
+    TestSite site =
+        c.op == kGather
+            ? makeSite(PCC_ALL_GATHER, c.dtype, 0, c.count, c.mask, dims)
+            : makeSite(PCC_ALL_REDUCE, c.dtype, c.op, c.count, c.mask, dims);
+    pcc_collective(&site.site, nullptr, kTestSite, d, in[i], out[i]);
     const auto *bytes = static_cast<const uint8_t *>(out[i]);
     r.outputs[i].assign(bytes, bytes + outBytes[i]);
   });
@@ -514,10 +457,9 @@ TEST_F(Cuda, BackToBackCollectives) {
       uint64_t mask = 1 + it % 3;
       for (int i = 0; i < 3; ++i)
         buf[i] = it * 100 + d * 10 + i;
-      Descriptor grid{dims, dims, 0, 2, 1}, x{buf, buf, 0, 3, 1};
-      pcc_unranked_memref g{1, &grid}, io{1, &x};
-      _mlir_ciface_pcc_mlir_all_reduce_i64(d, &g, int64_t(mask), noGroups(),
-                                           PCC_SUM, testSite(), &io, &io);
+      TestSite sum = makeSite(PCC_ALL_REDUCE, PCC_I64, PCC_SUM, 3, mask,
+                              {dims[0], dims[1]});
+      pcc_collective(&sum.site, nullptr, kTestSite, d, buf, buf);
       for (int i = 0; i < 3; ++i) {
         int64_t base = it * 100 + i;
         int64_t want = mask == 1   ? 2 * base + 10 * (2 * col + 2)
@@ -526,10 +468,9 @@ TEST_F(Cuda, BackToBackCollectives) {
         bad[size_t(d)] += buf[i] != want;
       }
       *mine = it * 10 + d;
-      Descriptor one{mine, mine, 0, 1, 1}, all{gathered, gathered, 0, 4, 1};
-      pcc_unranked_memref m{1, &one}, a{1, &all};
-      _mlir_ciface_pcc_mlir_all_gather_i64(d, &g, int64_t(mask), noGroups(),
-                                           testSite(), &m, &a);
+      TestSite gather =
+          makeSite(PCC_ALL_GATHER, PCC_I64, 0, 1, mask, {dims[0], dims[1]});
+      pcc_collective(&gather.site, nullptr, kTestSite, d, mine, gathered);
       int64_t j = 0;
       for (int64_t e = 0; e < 4; ++e)
         if ((mask & 1 || e / 2 == row) && (mask & 2 || e % 2 == col))
@@ -573,15 +514,12 @@ TEST_F(Cuda, DataMovementOnBothPaths) {
       auto *out = static_cast<int32_t *>(pcc_cuda_alloc(4 * count));
       for (int64_t i = 0; i < count; ++i)
         in[i] = int32_t(d * 1000 + i);
-      Descriptor grid{dims, dims, 0, 1, 1},
-          groups{table.data(), table.data(), 0, 4 * n, 1},
-          sources{ring.data(), ring.data(), 0, n, 1};
-      pcc_unranked_memref g{1, &grid}, gr{1, &groups}, so{1, &sources};
+      std::vector<int64_t> grid{dims[0]};
       // Within its group, member k keeps part k of the group's sum.
-      Descriptor rsIn{in, in, 0, half * kPart, 1}, rsOut{out, out, 0, kPart, 1};
-      pcc_unranked_memref x{1, &rsIn}, y{1, &rsOut};
-      _mlir_ciface_pcc_mlir_reduce_scatter_i32(d, &g, 1, &gr, PCC_SUM,
-                                               testSite(), &x, &y);
+      TestSite scatter =
+          makeSite(PCC_REDUCE_SCATTER, PCC_I32, PCC_SUM, half * kPart, 1, grid);
+      scatter.site.table_size = 4 * n;
+      pcc_collective(&scatter.site, table.data(), kTestSite, d, in, out);
       int64_t k = d / 2;
       for (int64_t i = 0; i < kPart; ++i) {
         int64_t want = 0;
@@ -590,14 +528,14 @@ TEST_F(Cuda, DataMovementOnBothPaths) {
         bad[size_t(d)] += out[i] != want;
       }
       // Chunk j of the output is chunk d of device j's input.
-      Descriptor aIn{in, in, 0, count, 1}, aOut{out, out, 0, count, 1};
-      pcc_unranked_memref a{1, &aIn}, b{1, &aOut};
-      _mlir_ciface_pcc_mlir_all_to_all_i32(d, &g, 1, noGroups(), testSite(), &a,
-                                           &b);
+      TestSite exchange = makeSite(PCC_ALL_TO_ALL, PCC_I32, 0, count, 1, grid);
+      pcc_collective(&exchange.site, nullptr, kTestSite, d, in, out);
       for (int64_t j = 0; j < n; ++j)
         for (int64_t i = 0; i < kPart; ++i)
           bad[size_t(d)] += out[j * kPart + i] != j * 1000 + d * kPart + i;
-      _mlir_ciface_pcc_mlir_permute_i32(d, &g, 1, &so, testSite(), &a, &b);
+      TestSite shift = makeSite(PCC_PERMUTE, PCC_I32, 0, count, 1, grid);
+      shift.site.table_size = n;
+      pcc_collective(&shift.site, ring.data(), kTestSite, d, in, out);
       for (int64_t i = 0; i < count; ++i)
         bad[size_t(d)] += out[i] != (d == 0 ? 0 : (d - 1) * 1000 + i);
       pcc_cuda_free(in);
@@ -693,10 +631,9 @@ TEST_F(CudaDeathTest, MissingPeerTimesOut) {
         return;
       int64_t dims[1] = {2};
       auto *x = static_cast<float *>(pcc_cuda_alloc(4));
-      Descriptor grid{dims, dims, 0, 1, 1}, io{x, x, 0, 1, 1};
-      pcc_unranked_memref g{1, &grid}, m{1, &io};
-      _mlir_ciface_pcc_mlir_all_reduce_f32(0, &g, 1, noGroups(), PCC_SUM,
-                                           testSite(), &m, &m);
+      TestSite sum =
+          makeSite(PCC_ALL_REDUCE, PCC_F32, PCC_SUM, 1, 1, {dims[0]});
+      pcc_collective(&sum.site, nullptr, kTestSite, 0, x, x);
     });
   };
   EXPECT_EXIT(lonelyReduce(), testing::ExitedWithCode(1),

@@ -7,8 +7,9 @@
 //   float16-convert MODE IN OUT
 //
 // MODE is f16-f32 or bf16-f32 (IN holds uint16, OUT receives uint32),
-// f32-f16 or f32-bf16 (uint32 in, uint16 out), or f32-bf16-truncsfbf2: the
-// runtime's __truncsfbf2, which generated code calls.
+// f32-f16 or f32-bf16 (uint32 in, uint16 out), f32-bf16-truncsfbf2 or
+// f64-bf16-truncdfbf2 (uint64 in): the runtime's __truncsfbf2 and
+// __truncdfbf2, which generated code calls.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,6 +23,7 @@
 // lib/Runtime/Builtins.cpp. The x86-64 ABI returns a bfloat16 like a
 // _Float16, in the low 16 bits of xmm0.
 extern "C" _Float16 __truncsfbf2(float value);
+extern "C" _Float16 __truncdfbf2(double value);
 
 // The bit-pattern functions are usable in constant expressions.
 static_assert(pcc::halfBitsToFloatBits(0x3c00) == 0x3f800000u);
@@ -30,6 +32,9 @@ static_assert(pcc::floatBitsToHalfBits(0x477ff000u) == 0x7c00u); // 65520
 static_assert(pcc::floatBitsToHalfBits(0x33000000u) == 0x0000u); // 2^-25
 static_assert(pcc::bf16BitsToFloatBits(0x3f80) == 0x3f800000u);
 static_assert(pcc::floatBitsToBf16Bits(0x3f818000u) == 0x3f82u);
+// 1 + 2^-8 + 2^-40 rounds to odd: 1 + 2^-8 and the sticky bit.
+static_assert(pcc::doubleBitsToFloatBitsOdd(0x3ff0100000010000ull) ==
+              0x3f808001u);
 
 namespace {
 
@@ -102,6 +107,15 @@ int main(int argc, char **argv) {
   if (mode == "f32-bf16-truncsfbf2")
     return convert<uint32_t, uint16_t>(in, out, [](uint32_t x) {
       _Float16 r = __truncsfbf2(pcc::bitsToFloat(x));
+      uint16_t bits;
+      std::memcpy(&bits, &r, sizeof(bits));
+      return bits;
+    });
+  if (mode == "f64-bf16-truncdfbf2")
+    return convert<uint64_t, uint16_t>(in, out, [](uint64_t x) {
+      double d;
+      std::memcpy(&d, &x, sizeof(d));
+      _Float16 r = __truncdfbf2(d);
       uint16_t bits;
       std::memcpy(&bits, &r, sizeof(bits));
       return bits;

@@ -16,20 +16,23 @@ def PCCLowerCollectives : Pass<"pcc-lower-collectives", "mlir::ModuleOp"> {
   let description = [{
     In device functions made by `pcc-outline-pmaps`, `spmd.axis_index`
     becomes arithmetic on the device index, and each collective an
-    `spmd.runtime_call` of the pcc runtime, still on tensors:
-    `pcc_mlir_all_reduce_<type>` for psum, pmax and pmin,
-    `pcc_mlir_all_gather_<type>` for all_gather (which stacks at dimension
-    0; a `linalg.transpose` and a `tensor.collapse_shape` then produce
-    `axis K` and `tiled`), `pcc_mlir_reduce_scatter_<type>` for
-    psum_scatter and `pcc_mlir_all_to_all_<type>` for all_to_all (on parts
-    stacked at dimension 0: `dim`/`split` is brought to the front first,
-    split into blocks when `tiled`), and `pcc_mlir_permute_<type>` for
-    ppermute, pshuffle and pbroadcast, with a constant table of the member
-    each one receives from. Besides the device, the grid and the group (a
-    constant table for `groups`, empty otherwise), each call takes a string
-    naming the collective and its source location, for the runtime's
-    errors. An `over` list in other than grid order has its parts reordered
-    between the written order and the runtime's.
+    `spmd.runtime_call` of the runtime's `pcc_collective`, still on
+    tensors: an all-reduce for psum, pmax and pmin; an all-gather for
+    all_gather (which stacks at dimension 0; a `linalg.transpose` and a
+    `tensor.collapse_shape` then produce `axis K` and `tiled`); a
+    reduce-scatter for psum_scatter and an all-to-all for all_to_all (on
+    parts stacked at dimension 0: `dim`/`split` is brought to the front
+    first, split into blocks when `tiled`); a permute for ppermute,
+    pshuffle and pbroadcast. Everything about a call site is known when the
+    program is compiled (collectives take statically shaped values), so
+    each call passes it as constants: the site (kind, element type,
+    reduction, element count, a hash of the shape, the axes, the grid's
+    sizes: the runtime's `pcc_collective_site`), a table (the `groups`, or
+    the member each one receives from for the permutes; empty otherwise)
+    and a string naming the collective and its source location, for the
+    runtime's errors; then the device and the input. An `over` list in
+    other than grid order has its parts reordered between the written order
+    and the runtime's.
 
     The calls are in destination-passing style, so that One-Shot Bufferize
     sees what they read and write. Each writes an empty tensor, which
@@ -42,16 +45,12 @@ def PCCLowerCollectives : Pass<"pcc-lower-collectives", "mlir::ModuleOp"> {
     %s = spmd.psum %x over "i" : tensor<3xf32>
     // becomes
     %e = tensor.empty() : tensor<3xf32>
-    %s = spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask,
-             %groups, %sum, %site, %x) outs(%e) {elementwise}
-             : (...) -> tensor<3xf32> -> tensor<3xf32>
+    %s = spmd.runtime_call @pcc_collective(%site, %groups, %text, %device,
+             %x) outs(%e) {elementwise}
+           : (memref<9xi64>, memref<0xi64>, memref<40xi8>, i64,
+              tensor<3xf32>) -> tensor<3xf32> -> tensor<3xf32>
     ```
   }];
-  let options = [
-    Option<"stridedOperands", "strided-operands", "bool", /*default=*/"true",
-           "Pass buffers in their own layout (false: copy them to contiguous "
-           "buffers first, as the cuda backend needs)">,
-  ];
   let dependentDialects = ["mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect",
                            "mlir::linalg::LinalgDialect",
@@ -159,35 +158,28 @@ def PCCLowerRuntimeCalls : Pass<"pcc-lower-runtime-calls",
                                  "mlir::ModuleOp"> {
   let summary = "Turn spmd.runtime_call on buffers into func.call";
   let description = [{
-    Replaces each bufferized `spmd.runtime_call` by a `func.call` of a stub,
-    a private function made once per callee and signature. The call site
-    casts its buffers to fully dynamic strided memrefs (free: the same
-    descriptor), so that calls on buffers of any shape share a stub; the
-    stub casts them to unranked memrefs and calls the runtime through MLIR's
-    C interface (the callee declared once, private). The unranked
-    descriptors are stack slots of the stub's frame, freed when it returns,
-    so a call in a loop does not grow the stack; the stub is `noinline`, so
-    that a program of many collectives is not mostly descriptors, which
-    would make LLVM's compile time grow faster than the program.
+    Replaces each bufferized `spmd.runtime_call` by a `func.call` of its
+    callee (declared once, private), passing each buffer as a pointer to its
+    first element (its aligned pointer plus its offset) and scalars as they
+    are. Its buffers are contiguous, which bufferization saw to.
 
     ```mlir
-    spmd.runtime_call @pcc_mlir_all_reduce_f32(%device, %grid, %mask,
-        %groups, %sum, %site, %in) outs(%out) : (...) -> memref<3xf32>
+    spmd.runtime_call @pcc_collective(%site, %groups, %text, %device, %in)
+        outs(%out) : (...) -> memref<3xf32, strided<[1], offset: ?>>
     // becomes
-    %g = memref.cast %grid : memref<1xi64> to memref<?xi64, strided<[?], offset: ?>>
+    %p = memref.extract_aligned_pointer_as_index %site : memref<9xi64> -> index
+    %q = arith.index_cast %p : index to i64
+    %s = llvm.inttoptr %q : i64 to !llvm.ptr
     ...
-    func.call @_pcc_call_pcc_mlir_all_reduce_f32_0(%device, %g, %mask, %t,
-                                                   %sum, %s, %i, %o)
-    func.func private @_pcc_call_pcc_mlir_all_reduce_f32_0(...)
-        attributes {passthrough = ["noinline"]} {
-      %0 = memref.cast %arg1 : memref<?xi64, strided<[?], offset: ?>> to memref<*xi64>
-      ...
-      call @pcc_mlir_all_reduce_f32(%arg0, %0, ...)
-      return
-    }
+    %b, %offset, %size, %stride = memref.extract_strided_metadata %out : ...
+    // (%o: the aligned pointer of %out plus 4 * %offset, as a pointer)
+    func.call @pcc_collective(%s, %g, %t, %device, %i, %o)
+        : (!llvm.ptr, !llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> ()
     ```
   }];
-  let dependentDialects = ["mlir::func::FuncDialect",
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::LLVM::LLVMDialect",
                            "mlir::memref::MemRefDialect"];
 }
 

@@ -22,6 +22,7 @@ namespace llvm {
 class LLVMContext;
 class Module;
 class SourceMgr;
+class SubtargetFeatures;
 class TargetMachine;
 class raw_ostream;
 namespace orc {
@@ -141,6 +142,12 @@ emitObject(llvm::Module &module, llvm::TargetMachine &machine);
 /// compile` optimize with it.
 llvm::Error optimizeHostCode(llvm::Module &module,
                              llvm::TargetMachine &machine);
+
+/// Turns off in `features` what would make a program's results depend on
+/// the CPU it runs on: the bfloat16 conversion instructions (AVX512-BF16,
+/// AVX-NE-CONVERT) flush subnormals to zero, where pcc's conversions
+/// elsewhere (__truncsfbf2, the GPU's) keep them.
+void excludeCpuDependentFeatures(llvm::SubtargetFeatures &features);
 
 /// Writes the kernels of a module lowered with KernelFormat::PTX as text.
 llvm::Error writePTX(mlir::ModuleOp module, llvm::raw_ostream &os);

@@ -1,8 +1,8 @@
 //===- RuntimeABI.h - RuntimeABI.def as C++ tables --------------*- C++ -*-===//
 //
 // What the compiler and the driver need of the runtime's ABI, expanded from
-// RuntimeABI.def: the element types, the reductions, and the names of the
-// functions that lowered programs may call. No MLIR.
+// RuntimeABI.def: the element types, the fields of a collective call site,
+// and the names of the functions that lowered programs may call. No MLIR.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,25 +37,22 @@ inline constexpr ElementType kElementTypes[] = {
 #include "pcc/Runtime/RuntimeABI.def"
 };
 
-/// The entry point of `collective` ("all_reduce", "permute", ... as in
-/// PCC_COLLECTIVE_ENTRY_POINTS) for `type`, by the name the lowering calls
-/// it (MLIR's C interface adds the `_mlir_ciface_` prefix).
-inline std::string getCollectiveFunction(const char *collective,
-                                         const ElementType &type) {
-  return std::string("pcc_mlir_") + collective + "_" + type.suffix;
-}
+/// The fields of pcc_collective_site, by their index in the i64 array that
+/// generated code passes for a call site; the grid's sizes follow at
+/// kSiteFields.
+enum SiteField {
+#define PCC_SITE_FIELD(name) kSite_##name,
+#include "pcc/Runtime/RuntimeABI.def"
+  kSiteFields
+};
+static_assert(sizeof(pcc_collective_site) == kSiteFields * sizeof(int64_t),
+              "pcc_collective_site is an array of int64_t");
 
 /// Every runtime function that a lowered program may call by name.
 inline std::vector<std::string> getRuntimeFunctionNames() {
   std::vector<std::string> names = {
 #define PCC_RUNTIME_FUNCTION(name, backend) #name,
 #include "pcc/Runtime/RuntimeABI.def"
-#define PCC_COLLECTIVE_NAME(collective, suffix, reduces)                       \
-  "_mlir_ciface_pcc_mlir_" #collective "_" #suffix,
-#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
-  PCC_COLLECTIVE_ENTRY_POINTS(PCC_COLLECTIVE_NAME, suffix, reducible)
-#include "pcc/Runtime/RuntimeABI.def"
-#undef PCC_COLLECTIVE_NAME
   };
   return names;
 }

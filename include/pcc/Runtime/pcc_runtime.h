@@ -169,6 +169,48 @@ void pcc_permute(int64_t device, int64_t grid_rank, const int64_t *grid_dims,
                  uint64_t axes_mask, const int64_t *sources, int32_t dtype,
                  const void *in, void *out, int64_t count);
 
+/// The collectives above, as pcc_collective names them: PCC_ALL_REDUCE,
+/// PCC_ALL_GATHER, PCC_REDUCE_SCATTER, PCC_ALL_TO_ALL, PCC_PERMUTE.
+typedef enum {
+#define PCC_COLLECTIVE(Enum) PCC_##Enum,
+#include "pcc/Runtime/RuntimeABI.def"
+} pcc_collective_kind;
+
+/// What generated code knows of a collective call site, all of it fixed
+/// when the program is compiled (collectives take statically shaped
+/// values): `kind` (pcc_collective_kind), `dtype`, `reduction` (the
+/// collectives that reduce), `count` (elements of the input), `shape` (a
+/// hash of the input's shape, for the check that members agree),
+/// `axes_mask`, `table_size` (entries of the groups table, or of
+/// pcc_permute's sources) and `grid_rank`; the grid's `grid_rank` sizes
+/// follow the fields in memory (pcc_site_grid_dims).
+typedef struct {
+#define PCC_SITE_FIELD(name) int64_t name;
+#include "pcc/Runtime/RuntimeABI.def"
+} pcc_collective_site;
+
+static inline const int64_t *
+pcc_site_grid_dims(const pcc_collective_site *site) {
+  return (const int64_t *)(site + 1);
+}
+
+/// The entry point of generated code's collectives: runs `site`'s
+/// collective for `device` on the contiguous buffers `in` and `out`.
+/// `table` holds the groups table or pcc_permute's sources (the same
+/// address on every device, a constant of the program: it names the
+/// group's meeting place); `description` is a NUL-terminated text naming
+/// the collective and its source location, for error messages (devices that
+/// meet in different collectives, or in the same one with different types
+/// or shapes, stop with an error naming both). On a thread bound to a cuda
+/// device (inside pcc_cuda_launch, where `device` must be the bound device
+/// and the buffers managed memory) the collective runs on the GPUs: with
+/// NCCL when every device of the grid has a GPU of its own, else with pcc's
+/// kernels after the group meets on the host (bounded by
+/// PCC_COLLECTIVE_TIMEOUT); the device's stream is synchronized on return.
+void pcc_collective(const pcc_collective_site *site, const int64_t *table,
+                    const char *description, int64_t device, const void *in,
+                    void *out);
+
 /// An unranked memref as MLIR's C interface passes it: the rank and a pointer
 /// to the ranked descriptor {allocated, aligned, offset, sizes[rank],
 /// strides[rank]}.
@@ -176,47 +218,6 @@ typedef struct {
   int64_t rank;
   void *descriptor;
 } pcc_unranked_memref;
-
-/// Entry points for generated code, which passes buffers as memrefs through
-/// MLIR's C interface (`_mlir_ciface_` names, one per collective and element
-/// type, since an MLIR declaration has one signature): `grid` holds the grid
-/// dims; `table` the groups table (empty: no groups), or pcc_permute's
-/// sources; `reduction` is there for the collectives that reduce; `in`
-/// and `out` may be strided on the host (the shims pack a non-contiguous
-/// one; the cuda backend passes contiguous managed buffers only). They
-/// forward to the collectives above, or, on a thread bound to a cuda device
-/// (inside pcc_cuda_launch, where `device` must be the bound device and the
-/// buffers managed memory), run the same collective on the GPUs: with NCCL
-/// when every device of the grid has a GPU of its own, else with pcc's
-/// kernels after the group meets on the host (bounded by
-/// PCC_COLLECTIVE_TIMEOUT). The device's stream is synchronized on return.
-/// `site` is a NUL-terminated i8 buffer describing the collective and its
-/// source location, for error messages: devices that meet in collectives
-/// that differ in kind, element type or shape stop with an error naming
-/// both.
-///
-/// PCC_COLLECTIVE_ENTRY_POINTS(X, suffix, reducible) expands X(collective,
-/// suffix, reduces) for each entry point of an element type.
-#define PCC_IF_REDUCIBLE_0(...)
-#define PCC_IF_REDUCIBLE_1(...) __VA_ARGS__
-#define PCC_COLLECTIVE_ENTRY_POINTS(X, suffix, reducible)                      \
-  X(all_gather, suffix, 0)                                                     \
-  X(all_to_all, suffix, 0)                                                     \
-  X(permute, suffix, 0)                                                        \
-  PCC_IF_REDUCIBLE_##reducible(X(all_reduce, suffix, 1)                        \
-                                   X(reduce_scatter, suffix, 1))
-#define PCC_REDUCTION_PARAMETER_0
-#define PCC_REDUCTION_PARAMETER_1 int32_t reduction,
-#define PCC_DECLARE_COLLECTIVE(collective, suffix, reduces)                    \
-  void _mlir_ciface_pcc_mlir_##collective##_##suffix(                          \
-      int64_t device, pcc_unranked_memref *grid, int64_t axes_mask,            \
-      pcc_unranked_memref *table,                                              \
-      PCC_REDUCTION_PARAMETER_##reduces pcc_unranked_memref *site,             \
-      pcc_unranked_memref *in, pcc_unranked_memref *out);
-#define PCC_ELEMENT_TYPE(suffix, Enum, Kind, bits, reducible)                  \
-  PCC_COLLECTIVE_ENTRY_POINTS(PCC_DECLARE_COLLECTIVE, suffix, reducible)
-#include "pcc/Runtime/RuntimeABI.def"
-#undef PCC_DECLARE_COLLECTIVE
 
 /// What generated code calls when a run-time check fails (an index out of
 /// bounds, say): prints `pcc runtime error: MESSAGE` (a NUL-terminated i8
@@ -377,11 +378,13 @@ void mgpuMemHostRegisterMemRef(int64_t rank, void *descriptor,
 void mgpuMemHostUnregisterMemRef(int64_t rank, void *descriptor,
                                  int64_t element_size);
 
-/// Float to bfloat16, rounding to nearest even: the compiler helper that
-/// LLVM's code generation calls on CPUs without a conversion instruction
-/// (libgcc has it only from GCC 13). The x86-64 ABI returns a bfloat16 like
-/// a _Float16, in the low half of xmm0.
+/// Float and double to bfloat16, rounding once to nearest even: the
+/// compiler helpers that LLVM's code generation calls on CPUs without a
+/// conversion instruction (libgcc has the first only from GCC 13, and not
+/// the second). The x86-64 ABI returns a bfloat16 like a _Float16, in the
+/// low half of xmm0.
 _Float16 __truncsfbf2(float value);
+_Float16 __truncdfbf2(double value);
 
 /// The most bytes a program's host buffers may hold at once (0: the
 /// machine's physical memory, the default). Generated code allocates

@@ -4,7 +4,8 @@
 // formats (IEEE binary16 "f16" and bfloat16 "bf16") and binary32: the array
 // I/O library (lib/ArrayIO), the runtime's collectives on the host
 // (lib/Runtime) and on GPUs (lib/Runtime/cuda/CollectiveKernels.cu, compiled
-// by nvcc), and the runtime's __truncsfbf2 for generated code all use it.
+// by nvcc), and the runtime's __truncsfbf2 and __truncdfbf2 for generated
+// code all use it.
 //
 // Header-only, C++17, no dependencies beyond the standard library, and
 // integer operations only: the results do not depend on the compiler, on
@@ -111,6 +112,36 @@ PCC_FLOAT16_FN constexpr uint16_t floatBitsToBf16Bits(uint32_t x) {
   return uint16_t((x + 0x7fffu + ((x >> 16) & 1u)) >> 16);
 }
 
+/// binary64 bits -> binary32 bits, rounding to odd: toward zero, and the
+/// lowest bit set where any bit was lost. Rounding that once more, to
+/// nearest even, to a format of 22 bits of precision or fewer (bfloat16,
+/// binary16) gives the value rounded once from binary64: no double
+/// rounding. A NaN keeps its sign and the top of its payload, quiet.
+PCC_FLOAT16_FN constexpr uint32_t doubleBitsToFloatBitsOdd(uint64_t x) {
+  uint32_t sign = uint32_t(x >> 32) & 0x80000000u;
+  uint64_t abs = x & 0x7fffffffffffffffull;
+  uint64_t mant = abs & 0xfffffffffffffull;
+  int32_t exp = int32_t(abs >> 52);
+  if (exp == 0x7ff) // Infinity, or NaN (quiet, top 22 payload bits).
+    return sign | 0x7f800000u | (mant ? 0x400000u | uint32_t(mant >> 29) : 0u);
+  int32_t e = exp - 1023; // abs = 1.mant * 2^e (normal binary64)
+  if (e > 127)            // Past the largest binary32: it, with bit 0 set.
+    return sign | 0x7f7fffffu;
+  if (exp == 0) // A binary64 subnormal: far below binary32's least value.
+    return sign | uint32_t(mant != 0);
+  uint64_t significand = mant | (uint64_t(1) << 52);
+  // Bits dropped from the 53-bit significand: 29 for a normal binary32,
+  // more for a subnormal one (units of 2^-149).
+  int32_t shift = e >= -126 ? 29 : 29 + (-126 - e);
+  if (shift >= 64)
+    return sign | 1u;
+  uint32_t kept = uint32_t(significand >> shift);
+  uint32_t sticky = (significand & ((uint64_t(1) << shift) - 1)) != 0;
+  if (e >= -126) // Normal: the exponent replaces the implicit bit.
+    kept = (uint32_t(e + 127) << 23) | (kept & 0x7fffffu);
+  return sign | kept | sticky;
+}
+
 //===----------------------------------------------------------------------===//
 // On values
 //===----------------------------------------------------------------------===//
@@ -153,6 +184,13 @@ PCC_FLOAT16_FN inline float bf16ToFloat(uint16_t b) {
 /// float -> bfloat16 bits, rounding to nearest even.
 PCC_FLOAT16_FN inline uint16_t floatToBf16(float f) {
   return floatBitsToBf16Bits(floatToBits(f));
+}
+
+/// double -> bfloat16 bits, rounding once to nearest even.
+inline uint16_t doubleToBf16(double d) {
+  uint64_t bits;
+  std::memcpy(&bits, &d, sizeof(bits));
+  return floatBitsToBf16Bits(doubleBitsToFloatBitsOdd(bits));
 }
 
 } // namespace pcc

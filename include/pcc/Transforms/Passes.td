@@ -130,7 +130,7 @@ def PCCEntryResultsInPlace : Pass<"pcc-entry-results-in-place",
 def PCCDefineIntegerArithmetic : Pass<"pcc-define-integer-arithmetic"> {
   let summary = "Give integer division by zero and overflow, shifts by "
                 "the width or more, and float-to-integer casts out of range "
-                "defined results";
+                "defined results, and round integers to bf16 once";
   let description = [{
     An integer division by zero, or `INT_MIN / -1`, is undefined behaviour
     in LLVM: on x86 it raises SIGFPE, on a GPU it gives whatever the
@@ -171,8 +171,21 @@ def PCCDefineIntegerArithmetic : Pass<"pcc-define-integer-arithmetic"> {
     %q0 = arith.divsi %x, %d : i32                  // x when y is replaced
     %q = arith.select %is_zero, %c-1, %q0 : i32
     ```
+
+    `floordivsi` is then expanded here, as the quotient toward zero less one
+    where the remainder is not 0 and has the divisor's opposite sign:
+    upstream's expansion subtracted 2^64 - 1 instead of 1 from integers
+    wider than 64 bits. (Before the canonicalizer, whose folding of
+    `floordivsi` on constant tensors gave `x / 0 = x`.)
+
+    And a conversion of an integer of 25 to 64 bits to `bf16` (`sitofp`,
+    `uitofp`) rounds once: LLVM converts through f32, rounding twice. The
+    integer is rounded to odd at 53 bits (toward zero, its lowest bit set
+    where bits were lost), which f64 holds exactly, and that is rounded to
+    `bf16`.
   }];
-  let dependentDialects = ["mlir::arith::ArithDialect"];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
 }
 
 def PCCExpandMath : Pass<"pcc-expand-math"> {

@@ -2,9 +2,9 @@
 //
 // In device functions (made by pcc-outline-pmaps), replaces axis_index by
 // arithmetic on the device index and each collective by an spmd.runtime_call
-// of the pcc runtime (pcc_runtime.h's pcc_mlir_* shims), still on tensors
-// and in destination-passing style, so that bufferization sees what every
-// call reads and writes. See the pass description in Passes.td.
+// of the runtime's pcc_collective (pcc_runtime.h), still on tensors and in
+// destination-passing style, so that bufferization sees what every call
+// reads and writes. See the pass description in Passes.td.
 //
 //===----------------------------------------------------------------------===//
 
@@ -39,8 +39,8 @@ namespace {
 class CollectiveLowering {
 public:
   CollectiveLowering(func::FuncOp function, SymbolTable &symbols,
-                     bool stridedOperands)
-      : function(function), symbols(symbols), stridedOperands(stridedOperands),
+                     llvm::StringMap<unsigned> &siteTexts)
+      : function(function), symbols(symbols), siteTexts(siteTexts),
         sizes(function->getAttrOfType<DenseI64ArrayAttr>(kGridSizesAttrName)
                   .asArrayRef()) {}
 
@@ -49,33 +49,35 @@ public:
 private:
   Value lowerAxisIndex(OpBuilder &builder, AxisIndexOp op);
   Value lowerCollective(OpBuilder &builder, AxisOpInterface op);
-  /// Calls the runtime's `collective` for `op` on `input`, with `table`
-  /// and `reduction` (-1: none), writing an empty tensor of `resultType`.
+  /// Calls the runtime's collective `kind` for `op` on `input`, with
+  /// `table` (groups or sources) and `reduction`, writing an empty tensor of
+  /// `resultType`.
   Value callRuntime(OpBuilder &builder, AxisOpInterface op,
-                    StringRef collective, Value table, int32_t reduction,
-                    Value input, RankedTensorType resultType, bool elementwise);
+                    pcc_collective_kind kind, ArrayRef<int64_t> table,
+                    int32_t reduction, Value input, RankedTensorType resultType,
+                    bool elementwise);
   /// A constant i64 buffer holding `values`, read at the function's entry
-  /// (one global per distinct content).
-  Value getTable(OpBuilder &builder, Location loc, ArrayRef<int64_t> values);
+  /// (one global per distinct content, named after `what`).
+  Value getTable(OpBuilder &builder, Location loc, ArrayRef<int64_t> values,
+                 StringRef what);
   /// The runtime's groups table of `op` (empty without `groups`).
-  Value getGroupsTable(OpBuilder &builder, AxisOpInterface op);
+  SmallVector<int64_t> getGroupsTable(AxisOpInterface op);
   /// This device's coordinate along grid axis `axis`.
   Value getCoordinate(OpBuilder &builder, Location loc, int64_t axis);
   /// A NUL-terminated i8 buffer describing `op` and where it is in the
-  /// source (one constant global per distinct text).
+  /// source: one constant global per call site, whose text no other site of
+  /// the program has (the runtime tells sites apart by it).
   Value getSiteString(OpBuilder &builder, Operation *op);
 
   func::FuncOp function;
   SymbolTable &symbols;
-  bool stridedOperands;
-  /// The site strings read so far (at the function's entry), by text.
-  llvm::StringMap<Value> siteStrings;
+  /// How many sites of the module have had each text so far.
+  llvm::StringMap<unsigned> &siteTexts;
   /// The tables read so far (at the function's entry), by content.
   std::map<std::vector<int64_t>, Value> tables;
   ArrayRef<int64_t> sizes;
   Value device;      // i64, the function's first argument
   Value deviceIndex; // the same, as an index
-  Value gridDims;    // memref<Kxi64> holding `sizes`
 };
 } // namespace
 
@@ -85,21 +87,6 @@ LogicalResult CollectiveLowering::run() {
   device = function.getArgument(0);
   deviceIndex =
       arith::IndexCastOp::create(builder, loc, builder.getIndexType(), device);
-
-  // The grid's sizes, as a constant global the runtime reads.
-  OpBuilder moduleBuilder(function);
-  auto gridType = MemRefType::get({static_cast<int64_t>(sizes.size())},
-                                  builder.getI64Type());
-  auto global = memref::GlobalOp::create(
-      moduleBuilder, loc, ("_pcc_" + function.getSymName() + "_grid").str(),
-      moduleBuilder.getStringAttr("private"), gridType,
-      DenseElementsAttr::get(
-          RankedTensorType::get(gridType.getShape(), builder.getI64Type()),
-          sizes),
-      /*constant=*/true, /*alignment=*/IntegerAttr());
-  symbols.insert(global);
-  gridDims =
-      memref::GetGlobalOp::create(builder, loc, gridType, global.getSymName());
 
   SmallVector<AxisOpInterface> ops;
   function.walk([&](AxisOpInterface op) { ops.push_back(op); });
@@ -173,9 +160,11 @@ static std::string describeCollective(Operation *op) {
 
 Value CollectiveLowering::getSiteString(OpBuilder &builder, Operation *op) {
   std::string text = describeCollective(op);
-  Value &site = siteStrings[text];
-  if (site)
-    return site;
+  // Two sites at one location (a location written twice, or none) are
+  // still two: devices that reach different ones must not meet.
+  if (unsigned earlier = siteTexts[text]++)
+    text +=
+        " (collective " + std::to_string(earlier + 1) + " at this location)";
   OpBuilder moduleBuilder(function);
   memref::GlobalOp global = pcc::createHostString(
       moduleBuilder, symbols, op->getLoc(),
@@ -183,20 +172,19 @@ Value CollectiveLowering::getSiteString(OpBuilder &builder, Operation *op) {
   // Read once per function, at its entry, not in the loops around the
   // collectives.
   OpBuilder entry = OpBuilder::atBlockBegin(&function.getBody().front());
-  site = memref::GetGlobalOp::create(entry, op->getLoc(), global.getType(),
+  return memref::GetGlobalOp::create(entry, op->getLoc(), global.getType(),
                                      global.getSymName());
-  return site;
 }
 
 Value CollectiveLowering::getTable(OpBuilder &builder, Location loc,
-                                   ArrayRef<int64_t> values) {
+                                   ArrayRef<int64_t> values, StringRef what) {
   Value &table = tables[std::vector<int64_t>(values.begin(), values.end())];
   if (table)
     return table;
   OpBuilder moduleBuilder(function);
   auto type = MemRefType::get({int64_t(values.size())}, builder.getI64Type());
   auto global = memref::GlobalOp::create(
-      moduleBuilder, loc, ("_pcc_" + function.getSymName() + "_table").str(),
+      moduleBuilder, loc, ("_pcc_" + function.getSymName() + "_" + what).str(),
       moduleBuilder.getStringAttr("private"), type,
       DenseElementsAttr::get(
           RankedTensorType::get(type.getShape(), builder.getI64Type()), values),
@@ -208,11 +196,10 @@ Value CollectiveLowering::getTable(OpBuilder &builder, Location loc,
   return table;
 }
 
-Value CollectiveLowering::getGroupsTable(OpBuilder &builder,
-                                         AxisOpInterface op) {
+SmallVector<int64_t> CollectiveLowering::getGroupsTable(AxisOpInterface op) {
   ArrayAttr groups = op.getGroupsAttr();
   if (!groups)
-    return getTable(builder, op.getLoc(), {});
+    return {};
   // pcc_runtime.h's layout: the members in order; then for each position,
   // where it is among them, where its group starts, and its group's size.
   int64_t size = sizes[getAxisPositions(op).front()];
@@ -228,7 +215,7 @@ Value CollectiveLowering::getGroupsTable(OpBuilder &builder,
       table[3 * size + position] = int64_t(group.size());
     }
   }
-  return getTable(builder, op.getLoc(), table);
+  return table;
 }
 
 /// Whether the axes of `op` are named in grid order, the order in which the
@@ -371,38 +358,56 @@ static Value placeStacked(OpBuilder &builder, Location loc, Value stacked,
       builder, loc, cast<RankedTensorType>(resultType), result, groups);
 }
 
+/// A hash of `type`'s shape (FNV-1a over the rank and the sizes): devices
+/// that meet with inputs of one element count but different shapes are
+/// told apart.
+static int64_t hashShape(RankedTensorType type) {
+  uint64_t hash = 1469598103934665603ull ^ uint64_t(type.getRank());
+  for (int64_t size : type.getShape())
+    hash = (hash ^ uint64_t(size)) * 1099511628211ull;
+  return int64_t(hash);
+}
+
 Value CollectiveLowering::callRuntime(OpBuilder &builder, AxisOpInterface op,
-                                      StringRef collective, Value table,
+                                      pcc_collective_kind kind,
+                                      ArrayRef<int64_t> table,
                                       int32_t reduction, Value input,
                                       RankedTensorType resultType,
                                       bool elementwise) {
   Location loc = op.getLoc();
+  auto inputType = cast<RankedTensorType>(input.getType());
+  Type elementType = resultType.getElementType();
   int64_t mask = 0;
   for (int64_t axis : getAxisPositions(op))
     mask |= int64_t(1) << axis;
-  SmallVector<Value> args{device, gridDims,
-                          arith::ConstantIntOp::create(builder, loc, mask, 64),
-                          table};
-  if (reduction >= 0)
-    args.push_back(arith::ConstantIntOp::create(builder, loc, reduction, 32));
-  args.append({getSiteString(builder, op), input});
-  Type elementType = resultType.getElementType();
+  // pcc_collective_site, the grid's sizes after its fields.
+  SmallVector<int64_t> site(pcc::abi::kSiteFields);
+  site[pcc::abi::kSite_kind] = kind;
+  site[pcc::abi::kSite_dtype] = getRuntimeElementType(elementType)->code;
+  site[pcc::abi::kSite_reduction] = reduction;
+  site[pcc::abi::kSite_count] = inputType.getNumElements();
+  site[pcc::abi::kSite_shape] = hashShape(inputType);
+  site[pcc::abi::kSite_axes_mask] = mask;
+  site[pcc::abi::kSite_table_size] = int64_t(table.size());
+  site[pcc::abi::kSite_grid_rank] = int64_t(sizes.size());
+  llvm::append_range(site, sizes);
+  SmallVector<Value> args{getTable(builder, loc, site, "collective"),
+                          getTable(builder, loc, table, "table"),
+                          getSiteString(builder, op), device, input};
   Value output =
       tensor::EmptyOp::create(builder, loc, resultType.getShape(), elementType);
-  std::string name = pcc::abi::getCollectiveFunction(
-      collective.str().c_str(), *getRuntimeElementType(elementType));
-  return RuntimeCallOp::create(builder, loc, output.getType(), name, args,
-                               output, elementwise, !stridedOperands)
+  return RuntimeCallOp::create(builder, loc, output.getType(), "pcc_collective",
+                               args, output, elementwise)
       .getResult();
 }
 
-/// The reduction of a psum, pmax or pmin (PCC_SUM, ...), or -1.
+/// The reduction of a psum, pmax or pmin (PCC_SUM, ...), or 0 (none).
 static int32_t getReduction(Operation *op) {
   return llvm::TypeSwitch<Operation *, int32_t>(op)
       .Case<PsumOp, PsumScatterOp>([](auto) { return PCC_SUM; })
       .Case<PmaxOp>([](auto) { return PCC_MAX; })
       .Case<PminOp>([](auto) { return PCC_MIN; })
-      .Default([](auto) { return -1; });
+      .Default([](auto) { return 0; });
 }
 
 Value CollectiveLowering::lowerCollective(OpBuilder &builder,
@@ -421,9 +426,9 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
     return RankedTensorType::get(shape, elementType);
   };
   // Every collective but the permutes takes the groups table.
-  Value groupsTable = isa<PpermuteOp, PshuffleOp, PbroadcastOp>(op)
-                          ? Value()
-                          : getGroupsTable(builder, op);
+  SmallVector<int64_t> groupsTable;
+  if (!isa<PpermuteOp, PshuffleOp, PbroadcastOp>(op))
+    groupsTable = getGroupsTable(op);
 
   Value result =
       llvm::TypeSwitch<Operation *, Value>(op)
@@ -433,10 +438,11 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
             // result (and empty-tensor elimination may have the call
             // write the pmap's result slice directly).
             if (gather.getTiled() && axis == 0 && isNaturalOrder(op))
-              return callRuntime(builder, op, "all_gather", groupsTable, -1,
+              return callRuntime(builder, op, PCC_ALL_GATHER, groupsTable, 0,
                                  input, gather.getType(), false);
-            Value stacked = callRuntime(builder, op, "all_gather", groupsTable,
-                                        -1, input, stackedOf(inputType), false);
+            Value stacked =
+                callRuntime(builder, op, PCC_ALL_GATHER, groupsTable, 0, input,
+                            stackedOf(inputType), false);
             stacked = reorderGroup(builder, loc, op, stacked);
             return placeStacked(builder, loc, stacked, axis, gather.getTiled(),
                                 gather.getType());
@@ -446,7 +452,7 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
                                        groupSize, scatter.getTiled());
             parts = reorderGroup(builder, loc, op, parts, /*toRuntime=*/true);
             return callRuntime(
-                builder, op, "reduce_scatter", groupsTable, PCC_SUM, parts,
+                builder, op, PCC_REDUCE_SCATTER, groupsTable, PCC_SUM, parts,
                 cast<RankedTensorType>(scatter.getType()), false);
           })
           .Case([&](AllToAllOp exchange) -> Value {
@@ -459,10 +465,10 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
             if (exchange.getTiled() && exchange.getConcat() == 0 &&
                 isNaturalOrder(op))
               return callRuntime(
-                  builder, op, "all_to_all", groupsTable, -1, chunks,
+                  builder, op, PCC_ALL_TO_ALL, groupsTable, 0, chunks,
                   cast<RankedTensorType>(exchange.getType()), false);
             Value received =
-                callRuntime(builder, op, "all_to_all", groupsTable, -1, chunks,
+                callRuntime(builder, op, PCC_ALL_TO_ALL, groupsTable, 0, chunks,
                             cast<RankedTensorType>(chunks.getType()), false);
             received = reorderGroup(builder, loc, op, received);
             return placeStacked(builder, loc, received, exchange.getConcat(),
@@ -488,8 +494,7 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
                   rankOf(cast<PbroadcastOp>(op.getOperation()).getSource());
               sources.assign(groupSize, source);
             }
-            return callRuntime(builder, op, "permute",
-                               getTable(builder, loc, sources), -1, input,
+            return callRuntime(builder, op, PCC_PERMUTE, sources, 0, input,
                                inputType, false);
           })
           .Default([&](Operation *) -> Value {
@@ -499,7 +504,7 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
             // body into one alias set, whose analysis costs time cubic in
             // its length; pcc-reuse-loop-buffers has a sum that a loop
             // carries write in place of the loop's value.)
-            return callRuntime(builder, op, "all_reduce", groupsTable,
+            return callRuntime(builder, op, PCC_ALL_REDUCE, groupsTable,
                                getReduction(op), input, inputType,
                                /*elementwise=*/true);
           });
@@ -511,7 +516,6 @@ Value CollectiveLowering::lowerCollective(OpBuilder &builder,
 namespace {
 struct PCCLowerCollectivesPass
     : public pcc::impl::PCCLowerCollectivesBase<PCCLowerCollectivesPass> {
-  using PCCLowerCollectivesBase::PCCLowerCollectivesBase;
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
@@ -519,8 +523,9 @@ struct PCCLowerCollectivesPass
     for (auto function : module.getOps<func::FuncOp>())
       if (function->hasAttr(kGridSizesAttrName))
         devices.push_back(function);
+    llvm::StringMap<unsigned> siteTexts;
     for (func::FuncOp function : devices)
-      if (failed(CollectiveLowering(function, symbols, stridedOperands).run()))
+      if (failed(CollectiveLowering(function, symbols, siteTexts).run()))
         return signalPassFailure();
   }
 };

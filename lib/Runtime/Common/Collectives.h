@@ -14,6 +14,8 @@
 #include "Sync.h"
 #include "Trace.h"
 
+#include "pcc/Runtime/pcc_runtime.h"
+
 #include <atomic>
 #include <chrono>
 #include <cstdint>
@@ -45,11 +47,11 @@ bool isValidReduction(int32_t reduction, int32_t dtype);
 /// (pcc_runtime.h), which every platform implements.
 struct Collective {
   enum Kind : int32_t {
-    AllReduce,
-    AllGather,
-    ReduceScatter,
-    AllToAll,
-    Permute
+    AllReduce = PCC_ALL_REDUCE,
+    AllGather = PCC_ALL_GATHER,
+    ReduceScatter = PCC_REDUCE_SCATTER,
+    AllToAll = PCC_ALL_TO_ALL,
+    Permute = PCC_PERMUTE
   };
   Kind kind;
   int64_t device;
@@ -120,8 +122,8 @@ inline int32_t fingerprintKind(const Collective &call) {
   return call.kind * 4 + call.reduction;
 }
 
-/// Where generated code calls a collective: set by the memref shims for the
-/// duration of their call (CallSiteScope), read by the platforms for
+/// Where generated code calls a collective: set by pcc_collective for the
+/// duration of its call (CallSiteScope), read by the platforms for
 /// fingerprints and error messages.
 struct CallSite {
   /// "spmd.psum over \"i\" : tensor<4xf32> at prog.mlir:7:10", or null.

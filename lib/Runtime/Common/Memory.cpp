@@ -23,6 +23,8 @@
 #include <climits>
 
 #include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -41,6 +43,9 @@ alignas(64) std::atomic<uint64_t> memoryLimit{0};
 /// Every host buffer starts this far into its block; the header before it
 /// records the block and the size counted.
 constexpr uint64_t kHeader = 64;
+/// The alignment of every block malloc returns (glibc: 16 on 64-bit
+/// targets).
+constexpr uint64_t kMallocAlignment = alignof(std::max_align_t);
 struct Header {
   void *block;
   uint64_t size;
@@ -79,9 +84,15 @@ void *hostAlloc(uint64_t alignment, uint64_t size) {
                 "(--memory-limit)",
                 size, held - size, max);
   }
+  // malloc, not posix_memalign: glibc's aligned path splits a larger block
+  // on every call (about 600 instructions for a small buffer, against 100),
+  // where rounding up within a block malloc already aligns to 16 bytes
+  // costs at most `alignment - 16` bytes more.
+  uint64_t slack =
+      alignment > kMallocAlignment ? alignment - kMallocAlignment : 0;
   void *block = nullptr;
-  if (size + offset < size ||
-      posix_memalign(&block, offset, size + offset) != 0 || !block) {
+  if (size + offset + slack < size ||
+      !(block = std::malloc(size + offset + slack))) {
     bytesInUse.fetch_sub(size);
     int64_t mappings = countMappings(), mappingLimit = getMappingLimit();
     if (mappings >= 0 && mappingLimit > 0 && mappings + 16 >= mappingLimit)
@@ -93,7 +104,10 @@ void *hostAlloc(uint64_t alignment, uint64_t size) {
                 "limit %llu): the machine is out of memory",
                 size, held - size, max);
   }
-  char *data = static_cast<char *>(block) + offset;
+  uintptr_t start = reinterpret_cast<uintptr_t>(block) + offset;
+  char *data = static_cast<char *>(block) +
+               ((start + alignment - 1) / alignment * alignment -
+                reinterpret_cast<uintptr_t>(block));
   Header header{block, size};
   std::memcpy(data - sizeof(Header), &header, sizeof(Header));
   return data;

@@ -1,73 +1,69 @@
 // RUN: pcc-opt %s -split-input-file -verify-diagnostics --pcc-lower-runtime-calls | FileCheck %s
 
-// Each call becomes a call of a stub, one per callee and signature: the call
-// site casts its buffers to fully dynamic memrefs (so that buffers of other
-// shapes share the stub), the stub casts them to unranked memrefs for the C
-// interface (their descriptors live in the stub's frame, freed when it
-// returns: a call in a loop must not grow the stack) and stays out of line.
-// The callee is declared once.
-// CHECK: func.func private @sum(i64, memref<*xi64>, memref<*xi8>, memref<*xf32>, memref<*xf32>) attributes {llvm.emit_c_interface}
+// Each call becomes a call of the runtime function, declared once, that
+// takes every buffer as a pointer to its first element: the aligned
+// pointer, plus the offset in bytes where there is one (8 bytes per
+// element, 4 for f32), and scalars as they are.
+// CHECK: func.func private @sum(!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr)
 // CHECK-NOT: func.func private @sum
 // CHECK-LABEL: func @calls
-// CHECK-SAME: (%[[DEV:.*]]: i64, %[[GRID:.*]]: memref<1xi64>, %[[SITE:.*]]: memref<4xi8>, %[[X:.*]]: memref<6xf32, strided<[1], offset: ?>>)
+// CHECK-SAME: (%[[DEV:.*]]: i64, %[[SITE:.*]]: memref<9xi64>, %[[TEXT:.*]]: memref<4xi8>, %[[X:.*]]: memref<6xf32, strided<[1], offset: ?>>, %[[W:.*]]: memref<2x3xf32, strided<[3, 1], offset: 5>>)
 // CHECK: ^bb1:
 // CHECK: %[[Y:.*]] = memref.alloc() : memref<6xf32>
-// CHECK-NEXT: %[[G:.*]] = memref.cast %[[GRID]] : memref<1xi64> to memref<?xi64, strided<[?], offset: ?>>
-// CHECK-NEXT: %[[S:.*]] = memref.cast %[[SITE]] : memref<4xi8> to memref<?xi8, strided<[?], offset: ?>>
-// CHECK-NEXT: %[[XC:.*]] = memref.cast %[[X]] : memref<6xf32, strided<[1], offset: ?>> to memref<?xf32, strided<[?], offset: ?>>
-// CHECK-NEXT: %[[YC:.*]] = memref.cast %[[Y]] : memref<6xf32> to memref<?xf32, strided<[?], offset: ?>>
-// CHECK-NEXT: call @_pcc_call_sum_0(%[[DEV]], %[[G]], %[[S]], %[[XC]], %[[YC]])
-// CHECK-NOT: memref.alloca_scope
-// CHECK: call @_pcc_call_sum_0(%[[DEV]],
+// CHECK-NEXT: %[[SA:.*]] = memref.extract_aligned_pointer_as_index %[[SITE]]
+// CHECK-NEXT: %[[SI:.*]] = arith.index_cast %[[SA]] : index to i64
+// CHECK-NEXT: %[[SP:.*]] = llvm.inttoptr %[[SI]] : i64 to !llvm.ptr
+// CHECK-NEXT: %[[TA:.*]] = memref.extract_aligned_pointer_as_index %[[TEXT]]
+// CHECK-NEXT: %[[TI:.*]] = arith.index_cast %[[TA]] : index to i64
+// CHECK-NEXT: %[[TP:.*]] = llvm.inttoptr %[[TI]] : i64 to !llvm.ptr
+// CHECK-NEXT: %[[XA:.*]] = memref.extract_aligned_pointer_as_index %[[X]]
+// CHECK-NEXT: %{{.*}}, %[[XO:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata %[[X]]
+// CHECK-NEXT: %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT: %[[XB:.*]] = arith.muli %[[XO]], %[[C4]]
+// CHECK-NEXT: %[[XS:.*]] = arith.addi %[[XA]], %[[XB]]
+// CHECK-NEXT: %[[XI:.*]] = arith.index_cast %[[XS]] : index to i64
+// CHECK-NEXT: %[[XP:.*]] = llvm.inttoptr %[[XI]] : i64 to !llvm.ptr
+// CHECK-NEXT: %[[YA:.*]] = memref.extract_aligned_pointer_as_index %[[Y]]
+// CHECK-NEXT: %[[YI:.*]] = arith.index_cast %[[YA]] : index to i64
+// CHECK-NEXT: %[[YP:.*]] = llvm.inttoptr %[[YI]] : i64 to !llvm.ptr
+// CHECK-NEXT: call @sum(%[[SP]], %[[TP]], %[[DEV]], %[[XP]], %[[YP]]) : (!llvm.ptr, !llvm.ptr, i64, !llvm.ptr, !llvm.ptr) -> ()
 // CHECK-NOT: spmd.runtime_call
-// CHECK: call @_pcc_call_sum_0(%[[DEV]],
+// A static offset: 5 elements of 4 bytes.
+// CHECK: %[[WA:.*]] = memref.extract_aligned_pointer_as_index %[[W]]
+// CHECK-NEXT: %[[C5:.*]] = arith.constant 5 : index
+// CHECK-NEXT: %[[C4B:.*]] = arith.constant 4 : index
+// CHECK-NEXT: %[[WB:.*]] = arith.muli %[[C5]], %[[C4B]]
+// CHECK-NEXT: arith.addi %[[WA]], %[[WB]]
+// CHECK: call @sum(
 // CHECK-NOT: spmd.runtime_call
-// CHECK-LABEL: func.func private @_pcc_call_sum_0
-// CHECK-SAME: (%[[D:.*]]: i64, %[[A1:.*]]: memref<?xi64, strided<[?], offset: ?>>, %[[A2:.*]]: memref<?xi8, strided<[?], offset: ?>>, %[[A3:.*]]: memref<?xf32, strided<[?], offset: ?>>, %[[A4:.*]]: memref<?xf32, strided<[?], offset: ?>>)
-// CHECK-SAME: attributes {passthrough = ["noinline"]}
-// CHECK-NEXT: %[[U1:.*]] = memref.cast %[[A1]] : memref<?xi64, strided<[?], offset: ?>> to memref<*xi64>
-// CHECK-NEXT: %[[U2:.*]] = memref.cast %[[A2]]
-// CHECK-NEXT: %[[U3:.*]] = memref.cast %[[A3]]
-// CHECK-NEXT: %[[U4:.*]] = memref.cast %[[A4]]
-// CHECK-NEXT: call @sum(%[[D]], %[[U1]], %[[U2]], %[[U3]], %[[U4]])
-// CHECK-NEXT: return
-// CHECK-NOT: func.func private @_pcc_call_sum_1
-func.func @calls(%device: i64, %grid: memref<1xi64>, %site: memref<4xi8>,
-                 %x: memref<6xf32, strided<[1], offset: ?>>) {
+func.func @calls(%device: i64, %site: memref<9xi64>, %text: memref<4xi8>,
+                 %x: memref<6xf32, strided<[1], offset: ?>>,
+                 %w: memref<2x3xf32, strided<[3, 1], offset: 5>>) {
   cf.br ^bb1
 ^bb1:
   %y = memref.alloc() : memref<6xf32>
-  spmd.runtime_call @sum(%device, %grid, %site, %x) outs(%y) {elementwise}
-      : (i64, memref<1xi64>, memref<4xi8>, memref<6xf32, strided<[1], offset: ?>>)
+  spmd.runtime_call @sum(%site, %text, %device, %x) outs(%y) {elementwise}
+      : (memref<9xi64>, memref<4xi8>, i64, memref<6xf32, strided<[1], offset: ?>>)
         -> memref<6xf32>
-  spmd.runtime_call @sum(%device, %grid, %site, %y) outs(%y) {elementwise}
-      : (i64, memref<1xi64>, memref<4xi8>, memref<6xf32>) -> memref<6xf32>
-  // Another shape, the same stub.
-  %z = memref.alloc() : memref<9xf32>
-  spmd.runtime_call @sum(%device, %grid, %site, %z) outs(%z) {elementwise}
-      : (i64, memref<1xi64>, memref<4xi8>, memref<9xf32>) -> memref<9xf32>
-  memref.dealloc %z : memref<9xf32>
+  %z = memref.alloc() : memref<2x3xf32>
+  spmd.runtime_call @sum(%site, %text, %device, %w) outs(%z)
+      : (memref<9xi64>, memref<4xi8>, i64, memref<2x3xf32, strided<[3, 1], offset: 5>>)
+        -> memref<2x3xf32>
+  memref.dealloc %z : memref<2x3xf32>
   memref.dealloc %y : memref<6xf32>
   return
 }
 
 // -----
 
-// Buffers of other ranks or element types: a stub each, one declaration.
-// CHECK-LABEL: func @ranks
-// CHECK: call @_pcc_call_gather_0(
-// CHECK: call @_pcc_call_gather_1(
-// CHECK: call @_pcc_call_gather_0(
-// CHECK-LABEL: func.func private @_pcc_call_gather_0
-// CHECK-SAME: memref<?xf32, strided<[?], offset: ?>>
-// CHECK-LABEL: func.func private @_pcc_call_gather_1
-// CHECK-SAME: memref<?x?xf32, strided<[?, ?], offset: ?>>
-func.func private @gather(i64, memref<*xf32>)
-
-func.func @ranks(%device: i64, %x: memref<6xf32>, %y: memref<2x3xf32>, %w: memref<9xf32>) {
-  spmd.runtime_call @gather(%device) outs(%x) : (i64) -> memref<6xf32>
-  spmd.runtime_call @gather(%device) outs(%y) : (i64) -> memref<2x3xf32>
-  spmd.runtime_call @gather(%device) outs(%w) : (i64) -> memref<9xf32>
+// An i1 takes a byte.
+// CHECK-LABEL: func @bits
+// CHECK: %{{.*}}, %[[O:.*]], %{{.*}}, %{{.*}} = memref.extract_strided_metadata
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: arith.muli %[[O]], %[[C1]]
+func.func @bits(%device: i64, %x: memref<6xi1, strided<[1], offset: ?>>, %y: memref<6xi1>) {
+  spmd.runtime_call @gather(%device, %x) outs(%y)
+      : (i64, memref<6xi1, strided<[1], offset: ?>>) -> memref<6xi1>
   return
 }
 

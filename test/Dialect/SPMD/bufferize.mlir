@@ -1,7 +1,8 @@
 // One-Shot Bufferize sees what spmd.runtime_call and spmd.launch read and
 // write: it never writes in place over a value that a later call still
 // reads, and it lets a call write in place of a dead input.
-// RUN: pcc-opt %s -split-input-file -one-shot-bufferize="bufferize-function-boundaries" | FileCheck %s
+// As in pcc's pipeline, functions take buffers in the identity layout.
+// RUN: pcc-opt %s -split-input-file -one-shot-bufferize="bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map" | FileCheck %s
 
 #id = affine_map<(d0) -> (d0)>
 
@@ -88,20 +89,28 @@ func.func @not_elementwise(%device: i64, %x: tensor<8xf32>) -> tensor<8xf32> {
 
 // -----
 
-// `contiguous`: a strided slice is copied into a buffer of its own before
-// the call.
+// The runtime takes contiguous buffers: a column is copied into a buffer of
+// its own before the call; a row is passed where it is.
 // CHECK-LABEL: func @contiguous
-// CHECK: %[[COL:.*]] = memref.subview
+// CHECK: %[[COL:.*]] = memref.subview %{{.*}}[0, 1] [4, 1] [1, 1]
 // CHECK: %[[COPY:.*]] = memref.alloc() {{.*}} : memref<4xf32>
 // CHECK: memref.copy %[[COL]], %[[COPY]]
-// CHECK: spmd.runtime_call @gather(%{{.*}}, %[[COPY]]) outs(%{{.*}}) {contiguous}
-func.func @contiguous(%device: i64, %x: tensor<4x2xf32>) -> tensor<8xf32> {
+// CHECK: spmd.runtime_call @gather(%{{.*}}, %[[COPY]]) outs(%{{.*}}) :
+// CHECK: %[[ROW:.*]] = memref.subview %{{.*}}[1, 0] [1, 2] [1, 1] : memref<4x2xf32> to memref<2xf32, strided<[1], offset: 2>>
+// CHECK-NOT: memref.copy
+// CHECK: spmd.runtime_call @gather(%{{.*}}, %[[ROW]]) outs(%{{.*}}) :
+func.func @contiguous(%device: i64, %x: tensor<4x2xf32>) -> (tensor<8xf32>, tensor<4xf32>) {
   %col = tensor.extract_slice %x[0, 1] [4, 1] [1, 1]
       : tensor<4x2xf32> to tensor<4xf32>
   %e = tensor.empty() : tensor<8xf32>
-  %g = spmd.runtime_call @gather(%device, %col) outs(%e) {contiguous}
+  %g = spmd.runtime_call @gather(%device, %col) outs(%e)
       : (i64, tensor<4xf32>) -> tensor<8xf32> -> tensor<8xf32>
-  return %g : tensor<8xf32>
+  %row = tensor.extract_slice %x[1, 0] [1, 2] [1, 1]
+      : tensor<4x2xf32> to tensor<2xf32>
+  %f = tensor.empty() : tensor<4xf32>
+  %h = spmd.runtime_call @gather(%device, %row) outs(%f)
+      : (i64, tensor<2xf32>) -> tensor<4xf32> -> tensor<4xf32>
+  return %g, %h : tensor<8xf32>, tensor<4xf32>
 }
 
 // -----

@@ -704,3 +704,16 @@ func.func @launch_plain_function(%buffer: memref<4xf32>) {
   spmd.launch @launch_plain_function devices 4 (%buffer) outs() : (memref<4xf32>) -> ()
   return
 }
+
+// -----
+
+// The runtime takes a buffer as a pointer to its first element: a column of
+// a matrix is not one run of elements.
+func.func @runtime_call_strided(%m: memref<4x2xf32>, %out: memref<8xf32>) {
+  %col = memref.subview %m[0, 1] [4, 1] [1, 1]
+      : memref<4x2xf32> to memref<4xf32, strided<[2], offset: 1>>
+  // expected-error @+1 {{'spmd.runtime_call' op passes the runtime a buffer that is not contiguous: 'memref<4xf32, strided<[2], offset: 1>>'}}
+  spmd.runtime_call @gather(%col) outs(%out)
+      : (memref<4xf32, strided<[2], offset: 1>>) -> memref<8xf32>
+  return
+}

@@ -102,6 +102,42 @@ func.func @uniform_while(%a: tensor<4xi32>) -> tensor<4xi32> {
   return %r : tensor<4xi32>
 }
 
+// Over dynamically sized operands whose sizes every device shares (a size
+// from outside the pmap, one that a cast fixes), though what they hold
+// differs: the body runs as often on every device.
+// CHECK-LABEL: func @collective_over_shared_sizes
+func.func @collective_over_shared_sizes(%a: tensor<4x8xf32>, %n: index)
+    -> tensor<4x8xf32> {
+  %r = spmd.pmap "i" (%x = %a : tensor<4x8xf32>) -> (tensor<4x8xf32>) {
+    %s = tensor.extract_slice %x[0] [%n] [1] : tensor<8xf32> to tensor<?xf32>
+    %init = tensor.empty(%n) : tensor<?xf32>
+    // CHECK: linalg.generic
+    // CHECK: spmd.pmax
+    %g = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                         iterator_types = ["parallel"]}
+        ins(%s : tensor<?xf32>) outs(%init : tensor<?xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %m = spmd.pmax %in over "i" : f32
+      linalg.yield %m : f32
+    } -> tensor<?xf32>
+    %d = tensor.cast %x : tensor<8xf32> to tensor<?xf32>
+    %zero = arith.constant 0.0 : f32
+    %filled = linalg.fill ins(%zero : f32) outs(%d : tensor<?xf32>) -> tensor<?xf32>
+    // CHECK: linalg.generic
+    // CHECK: spmd.psum
+    %h = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>],
+                         iterator_types = ["parallel"]}
+        ins(%filled : tensor<?xf32>) outs(%d : tensor<?xf32>) {
+    ^bb0(%in: f32, %o: f32):
+      %t = spmd.psum %in over "i" : f32
+      linalg.yield %t : f32
+    } -> tensor<?xf32>
+    %c = tensor.cast %h : tensor<?xf32> to tensor<8xf32>
+    spmd.yield %c : tensor<8xf32>
+  }
+  return %r : tensor<4x8xf32>
+}
+
 // A collective in a linalg op's body over static shapes: every device runs
 // the body once per element, whatever the elements hold.
 // CHECK-LABEL: func @collective_in_generic

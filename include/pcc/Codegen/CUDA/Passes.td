@@ -63,8 +63,9 @@ def PCCGPULowerAllReduce : Pass<"pcc-gpu-lower-all-reduce",
 
 def PCCSequentialLoops : Pass<"pcc-sequential-loops",
                                     "mlir::func::FuncOp"> {
-  let summary = "Run each scf.parallel that reduces, or that is inside "
-                "another, as nested scf.for loops";
+  let summary = "Run each scf.parallel that reduces, that is inside "
+                "another or that runs collectives, and each linalg op that "
+                "runs collectives, as nested scf.for loops";
   let description = [{
     For the cuda backend, before parallel loops are mapped to GPU blocks
     and threads, which takes loops without results only: a program's
@@ -80,6 +81,12 @@ def PCCSequentialLoops : Pass<"pcc-sequential-loops",
     loop but all of the outer body around it, and a buffer the outer body
     allocated was a different one in each thread: a per-element copy of a
     tensor was filled in one element only.
+
+    And so does every `scf.parallel` and linalg op whose body, at any
+    depth or in a function it calls, runs a collective
+    (`spmd.runtime_call`) or launches a pmap (`spmd.launch`), which only
+    the host can: a linalg op becomes `scf.for` loops on the host, and the
+    linalg ops and loops inside its body may still become kernels.
 
     ```mlir
     %r = scf.parallel (%j) = (%c0) to (%c10) step (%c3) init(%zero) -> i64 {
@@ -98,7 +105,8 @@ def PCCSequentialLoops : Pass<"pcc-sequential-loops",
     }
     ```
   }];
-  let dependentDialects = ["mlir::scf::SCFDialect"];
+  let dependentDialects = ["mlir::memref::MemRefDialect",
+                           "mlir::scf::SCFDialect"];
 }
 
 def PCCCollapseParallelLoops : Pass<"pcc-collapse-parallel-loops",

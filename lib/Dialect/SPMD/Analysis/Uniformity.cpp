@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/Support/CommandLine.h"
 
@@ -103,15 +104,37 @@ AxisSet UniformityAnalysis::getControlAxes(Operation *op) const {
     return getOperandAxes(whileOp.getConditionOp().getCondition());
   if (isa<linalg::LinalgOp>(op)) {
     // Its body runs once per element: what its operands hold steers
-    // nothing, only their sizes, which vary only where they are dynamic.
+    // nothing, only their sizes.
     AxisSet axes;
     for (Value operand : op->getOperands())
-      if (auto shaped = dyn_cast<ShapedType>(operand.getType());
-          shaped && !shaped.hasStaticShape())
-        unite(axes, getVaryingAxes(operand));
+      unite(axes, getSizeAxes(operand));
     return axes;
   }
   return getOperandAxes(op->getOperands());
+}
+
+AxisSet UniformityAnalysis::getSizeAxes(Value value) const {
+  while (true) {
+    auto shaped = dyn_cast<ShapedType>(value.getType());
+    if (!shaped || shaped.hasStaticShape())
+      return {};
+    Operation *definer = value.getDefiningOp();
+    if (auto slice = dyn_cast_or_null<tensor::ExtractSliceOp>(definer))
+      return getOperandAxes(slice.getSizes());
+    if (auto empty = dyn_cast_or_null<tensor::EmptyOp>(definer))
+      return getOperandAxes(empty.getDynamicSizes());
+    if (auto cast = dyn_cast_or_null<tensor::CastOp>(definer)) {
+      value = cast.getSource();
+      continue;
+    }
+    // A destination-style op's result has its init's shape.
+    if (auto dps = dyn_cast_or_null<DestinationStyleOpInterface>(definer);
+        dps && dps.hasPureTensorSemantics()) {
+      value = dps.getTiedOpOperand(cast<OpResult>(value))->get();
+      continue;
+    }
+    return AxisSet(getVaryingAxes(value));
+  }
 }
 
 AxisSet UniformityAnalysis::getEnclosingControlAxes(Operation *op) const {

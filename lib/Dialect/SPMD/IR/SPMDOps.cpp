@@ -1004,6 +1004,18 @@ void LaunchOp::getEffects(
   addBufferEffects(effects, getInputsMutable(), getOutputsMutable());
 }
 
+LogicalResult RuntimeCallOp::verify() {
+  // The runtime takes a buffer as a pointer to its first element.
+  for (Value operand : getOperation()->getOperands()) {
+    auto buffer = dyn_cast<MemRefType>(operand.getType());
+    if (buffer && !buffer.areTrailingDimsContiguous(buffer.getRank()))
+      return emitOpError() << "passes the runtime a buffer that is not "
+                              "contiguous: "
+                           << buffer;
+  }
+  return success();
+}
+
 void RuntimeCallOp::getEffects(
     SmallVectorImpl<SideEffects::EffectInstance<MemoryEffects::Effect>>
         &effects) {

@@ -26,10 +26,10 @@ using namespace pcc::spmd;
 
 namespace {
 /// Turns the operands of a destination-style op on tensors into buffers:
-/// inputs where they are (or, with `contiguous`, copied into the identity
-/// layout where they are not), outputs likewise, except that an output not
-/// in the identity layout gets a fresh buffer that is copied back after the
-/// call (`copyBacks`, source and target).
+/// inputs where they are if their layout is `acceptable`, else copied into
+/// the identity layout; outputs likewise, except that an output in another
+/// layout gets a fresh buffer that is copied back after the call
+/// (`copyBacks`, source and target).
 struct BufferizedOperands {
   SmallVector<Value> inputs, outputs;
   SmallVector<std::pair<Value, Value>> copyBacks;
@@ -37,7 +37,7 @@ struct BufferizedOperands {
 
 FailureOr<BufferizedOperands>
 bufferizeOperands(RewriterBase &rewriter, Location loc, ValueRange inputs,
-                  ValueRange outputs, bool contiguous,
+                  ValueRange outputs, function_ref<bool(MemRefType)> acceptable,
                   const BufferizationOptions &options,
                   BufferizationState &state) {
   BufferizedOperands result;
@@ -55,10 +55,9 @@ bufferizeOperands(RewriterBase &rewriter, Location loc, ValueRange inputs,
     FailureOr<Value> buffer = getBuffer(rewriter, input, options, state);
     if (failed(buffer))
       return failure();
-    if (contiguous) {
-      MemRefType type = identityType(buffer->getType());
-      if (buffer->getType() != type)
-        buffer = castOrReallocMemRefValue(rewriter, *buffer, type, options);
+    if (!acceptable(cast<MemRefType>(buffer->getType()))) {
+      buffer = castOrReallocMemRefValue(
+          rewriter, *buffer, identityType(buffer->getType()), options);
       if (failed(buffer))
         return failure();
     }
@@ -68,9 +67,9 @@ bufferizeOperands(RewriterBase &rewriter, Location loc, ValueRange inputs,
     FailureOr<Value> buffer = getBuffer(rewriter, output, options, state);
     if (failed(buffer))
       return failure();
-    MemRefType type = identityType(buffer->getType());
-    if (contiguous && buffer->getType() != type) {
-      Value fresh = memref::AllocOp::create(rewriter, loc, type);
+    if (!acceptable(cast<MemRefType>(buffer->getType()))) {
+      Value fresh = memref::AllocOp::create(rewriter, loc,
+                                            identityType(buffer->getType()));
       result.copyBacks.push_back({fresh, *buffer});
       result.outputs.push_back(fresh);
       continue;
@@ -114,7 +113,8 @@ struct LaunchOpInterface
     // The device function takes identity-layout buffers.
     FailureOr<BufferizedOperands> operands = bufferizeOperands(
         rewriter, op->getLoc(), launch.getInputs(), launch.getOutputs(),
-        /*contiguous=*/true, options, state);
+        [](MemRefType type) { return type.getLayout().isIdentity(); }, options,
+        state);
     if (failed(operands))
       return failure();
     LaunchOp::create(rewriter, op->getLoc(), TypeRange(),
@@ -138,14 +138,18 @@ struct RuntimeCallOpInterface
                           const BufferizationOptions &options,
                           BufferizationState &state) const {
     auto call = cast<RuntimeCallOp>(op);
+    // The runtime takes pointers to first elements (any offset).
     FailureOr<BufferizedOperands> operands = bufferizeOperands(
         rewriter, op->getLoc(), call.getArguments(), call.getOutput(),
-        call.getContiguous(), options, state);
+        [](MemRefType type) {
+          return type.areTrailingDimsContiguous(type.getRank());
+        },
+        options, state);
     if (failed(operands))
       return failure();
     RuntimeCallOp::create(rewriter, op->getLoc(), TypeRange(), call.getCallee(),
                           operands->inputs, operands->outputs.front(),
-                          call.getElementwise(), call.getContiguous());
+                          call.getElementwise());
     finishBufferizing(rewriter, op, *operands);
     return success();
   }

@@ -46,6 +46,10 @@ private:
   /// Adds `axes` to what `value` varies along; notes whether that changed.
   void join(mlir::Value value, llvm::ArrayRef<mlir::StringAttr> axes);
   AxisSet getOperandAxes(mlir::ValueRange values) const;
+  /// The axes along which the sizes of `value` may differ: none for a
+  /// static shape; those of the sizes a slice, an empty tensor, a cast or a
+  /// destination-style op's init give it; else its values' own.
+  AxisSet getSizeAxes(mlir::Value value) const;
   /// The control axes of every region op around `op`.
   AxisSet getEnclosingControlAxes(mlir::Operation *op) const;
 

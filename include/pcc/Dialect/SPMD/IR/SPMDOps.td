@@ -622,8 +622,9 @@ def SPMD_RuntimeCallOp : SPMD_Op<"runtime_call", [
     Calls the runtime function `callee` with `arguments` followed by the
     buffer of `output`, which the call writes (what `pcc-lower-collectives`
     makes of a collective). Tensor arguments are read; scalar and buffer
-    arguments are passed as they are (buffers as unranked memrefs, through
-    MLIR's C interface).
+    arguments are passed as they are, buffers as pointers to their first
+    element: the runtime takes contiguous buffers (a row-major layout,
+    whatever the offset), and bufferization copies others.
 
     The op is in destination-passing style, so that bufferization sees
     exactly what the call reads and writes: on tensors, `output` is an init
@@ -633,14 +634,11 @@ def SPMD_RuntimeCallOp : SPMD_Op<"runtime_call", [
     `elementwise` says that element k of the output depends on element k of
     the tensor arguments alone, all of which the call reads before it writes
     any: bufferization may then have it write in place of an argument.
-    `contiguous` says that the call takes buffers in the identity layout
-    only (copies are made of others), as the cuda backend's collectives do.
 
     ```mlir
-    %s = spmd.runtime_call @pcc_mlir_all_reduce_f32(
-             %device, %grid, %mask, %groups, %sum, %site, %x) outs(%init)
-             {elementwise}
-         : (i64, memref<1xi64>, i64, memref<0xi64>, i32, memref<40xi8>,
+    %s = spmd.runtime_call @pcc_collective(
+             %site, %groups, %text, %device, %x) outs(%init) {elementwise}
+         : (memref<9xi64>, memref<0xi64>, memref<40xi8>, i64,
             tensor<8xf32>) -> tensor<8xf32> -> tensor<8xf32>
     ```
 
@@ -649,8 +647,7 @@ def SPMD_RuntimeCallOp : SPMD_Op<"runtime_call", [
   }];
   let arguments = (ins FlatSymbolRefAttr:$callee,
                        Variadic<AnyType>:$arguments,
-                       AnyShaped:$output, UnitAttr:$elementwise,
-                       UnitAttr:$contiguous);
+                       AnyShaped:$output, UnitAttr:$elementwise);
   let results = (outs Optional<AnyRankedTensor>:$result);
   let assemblyFormat = [{
     $callee `(` $arguments `)` `outs` `(` $output `)` attr-dict
@@ -661,6 +658,7 @@ def SPMD_RuntimeCallOp : SPMD_Op<"runtime_call", [
       return getOutputMutable();
     }
   }];
+  let hasVerifier = 1;
 }
 
 #endif // PCC_DIALECT_SPMD_IR_SPMDOPS_TD
