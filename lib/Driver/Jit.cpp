@@ -191,9 +191,8 @@ static llvm::Expected<Function *> lookUp(llvm::orc::LLJIT &jit,
 llvm::Expected<CompiledProgram> pcc::driver::jitCompile(ModuleOp module,
                                                         unsigned threads) {
   // Only the entry is called from outside: everything else is internal, so
-  // that the optimizer may specialize functions for their callers (the call
-  // stubs of the collectives lose their constant arguments) and drop the
-  // unused.
+  // that the optimizer may specialize functions for their callers and drop
+  // the unused.
   module.walk([](LLVM::LLVMFuncOp function) {
     if (!function.isExternal() &&
         function.getSymName() != "_mlir_ciface__pcc_entry")

@@ -165,8 +165,7 @@ void pcc::detail::buildHostToLLVMStages(OpPassManager &pm, bool cuda) {
   lowering.addPass(memref::createExpandStridedMetadataPass());
   lowering.addPass(createLowerAffinePass());
   lowering.addPass(createSCFToControlFlowPass());
-  // Runtime calls as calls of out-of-line stubs, one per callee and
-  // signature.
+  // Runtime calls as calls of the runtime, buffers as pointers.
   pm.addPass(pcc::createPCCLowerRuntimeCalls());
   // Buffers come from the runtime's allocator, which enforces the memory
   // limit (cuda: managed memory), aligned by it: a pointer rounded up by
