@@ -15,7 +15,9 @@
  *                                      collective, every input read once
  *                                      and every result written once; of
  *                                      regular and non-temporal stores, in
- *                                      blocks of two sizes, the fastest
+ *                                      blocks of two sizes, each thread's
+ *                                      part fixed or claimed block by
+ *                                      block, the fastest
  *
  *   bounds sgemm M N K TRANS_A TRANS_B REPEAT
  *                                      seconds for one OpenBLAS sgemm of an
@@ -68,6 +70,9 @@ struct Job {
   float **srcs, **dsts; /* per copy: its sources, then its destinations */
   int copies, variants, runs, threads;
   atomic_long *arrived; /* shared: runs begun times threads */
+  atomic_long *claimed; /* shared, per run: CLAIM_FLOATS blocks claimed */
+  float **rows;         /* per copy: its sources, then its destinations,
+                           whole (thread 0's parts) */
   double *seconds;      /* per run */
   float sum;
 };
@@ -77,6 +82,11 @@ struct Job {
  * finer one keeps reads and writes in flight together. */
 static const size_t BLOCKS[] = {64, 1024};
 enum { BLOCK_COUNT = sizeof BLOCKS / sizeof BLOCKS[0] };
+
+/* Claimed variants: the threads take blocks of this many floats of the
+ * whole rows in turn, as pcc's devices share out a large collective, so
+ * that a thread on a slower core does less of the work. */
+enum { CLAIM_FLOATS = 16384 };
 
 /* Block by block (held in L1): the sum of the inputs, written into every
  * output. A copy (one input) reads its block straight from the source,
@@ -140,10 +150,31 @@ static void *runJob(void *arg) {
         job->sum += acc[k];
     } else if (job->mode == COLLECTIVE) {
       /* Variant v: stores regular (even v) or non-temporal (odd v), in
-       * blocks BLOCKS[v / 2]. */
+       * blocks BLOCKS[v / 2 % BLOCK_COUNT], parts fixed (v below
+       * 2 * BLOCK_COUNT) or claimed. */
       int variant = r / (job->runs / job->variants);
-      collective(dst, job->outputs, src, job->inputs, n, BLOCKS[variant / 2],
-                 variant % 2);
+      size_t block = BLOCKS[variant / 2 % BLOCK_COUNT];
+      if (variant < 2 * BLOCK_COUNT) {
+        collective(dst, job->outputs, src, job->inputs, n, block, variant % 2);
+      } else {
+        float **rows = job->rows +
+                       (size_t)(r % job->copies) * (job->inputs + job->outputs);
+        size_t total = n * job->threads;
+        float *from[job->inputs], *to[job->outputs + 1];
+        for (;;) {
+          size_t at =
+              (size_t)atomic_fetch_add(&job->claimed[r], 1) * CLAIM_FLOATS;
+          if (at >= total)
+            break;
+          for (int a = 0; a < job->inputs; ++a)
+            from[a] = rows[a] + at;
+          for (int a = 0; a < job->outputs; ++a)
+            to[a] = rows[job->inputs + a] + at;
+          size_t len = total - at < CLAIM_FLOATS ? total - at : CLAIM_FLOATS;
+          collective(to, job->outputs, from, job->inputs, len, block,
+                     variant % 2);
+        }
+      }
     } else {
       memcpy(dst[0], src[0], job->bytes);
     }
@@ -194,7 +225,13 @@ static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
   int arrays = inputs + outputs;
   size_t read = (size_t)threads * inputs * bytes;
   int copies = (int)((((size_t)128 << 20) + read - 1) / read);
-  int variants = mode == COLLECTIVE ? 2 * BLOCK_COUNT : 1;
+  int variants =
+      mode == COLLECTIVE ? 2 * BLOCK_COUNT * (threads > 1 ? 2 : 1) : 1;
+  int runsEach = (copies + repeat) * variants;
+  atomic_long *claimed = calloc(runsEach, sizeof(atomic_long));
+  float **rows = calloc((size_t)copies * arrays, sizeof(float *));
+  if (!claimed || !rows)
+    fail("out of memory");
   for (int t = 0; t < threads; ++t) {
     struct Job *job = &jobs[t];
     job->mode = mode;
@@ -203,9 +240,11 @@ static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
     job->bytes = bytes;
     job->copies = copies;
     job->variants = variants;
-    job->runs = (copies + repeat) * variants;
+    job->runs = runsEach;
     job->threads = threads;
     job->arrived = &arrived;
+    job->claimed = claimed;
+    job->rows = rows;
     job->seconds = calloc(job->runs, sizeof(double));
     job->srcs = calloc((size_t)copies * inputs, sizeof(float *));
     job->dsts = calloc((size_t)copies * outputs + 1, sizeof(float *));
@@ -222,6 +261,8 @@ static void bandwidth(enum Mode mode, int threads, size_t bytes, int repeat,
       fail("out of memory");
     memset(matrix, 1, row * inputs);
     memset(matrix + row * inputs, 2, row * outputs);
+    for (int a = 0; a < arrays; ++a)
+      rows[c * arrays + a] = (float *)(matrix + row * a);
     for (int t = 0; t < threads; ++t)
       for (int a = 0; a < arrays; ++a) {
         float *part = (float *)(matrix + row * a + bytes * t);

@@ -14,6 +14,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -317,6 +318,76 @@ TEST(Collectives, BackToBackMixedGroups) {
         0);
   }
   for (int d = 0; d < 4; ++d)
+    EXPECT_EQ(bad[d], 0) << "device " << d;
+}
+
+TEST(Collectives, ClaimedBlocksBackToBack) {
+  // Large collectives share their blocks out to whichever member claims
+  // them, counting claims across the group's collectives: claimed and
+  // fixed-slice sizes and every kind alternate in one launch, with blocks
+  // that straddle the members' parts, on a thread per device and on fibers
+  // (8 devices on 2 threads, where one member per thread claims most
+  // blocks).
+  constexpr int kIters = 6;
+  int64_t dims[1] = {8};
+  const int64_t counts[] = {300008, 8, 65536, 1000, 131080, 262144};
+  std::vector<int> bad(8);
+  for (int64_t threads : {8, 2}) {
+    HostThreads limit(threads);
+    ASSERT_EQ(
+        runDevices(
+            8,
+            [&](int64_t d) {
+              std::vector<int32_t> buf(300008), out(8 * 131080);
+              auto fill = [&](int64_t count, int it) {
+                for (int64_t i = 0; i < count; ++i)
+                  buf[i] = int32_t(it + 10 * d + i % 7);
+              };
+              for (int it = 0; it < kIters; ++it) {
+                int64_t count = counts[it], part = count / 8;
+                fill(count, it);
+                pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_I32, buf.data(),
+                               buf.data(), count);
+                for (int64_t i = 0; i < count; ++i)
+                  if (buf[i] != int32_t(8 * it + 280 + 8 * (i % 7)))
+                    ++bad[d];
+                fill(count, it);
+                pcc_reduce_scatter(d, 1, dims, 1, nullptr, PCC_SUM, PCC_I32,
+                                   buf.data(), out.data(), count);
+                for (int64_t i = 0; i < part; ++i)
+                  if (out[i] !=
+                      int32_t(8 * it + 280 + 8 * ((d * part + i) % 7)))
+                    ++bad[d];
+                fill(count, it);
+                pcc_all_to_all(d, 1, dims, 1, nullptr, PCC_I32, buf.data(),
+                               out.data(), count);
+                // Chunk j of the output is chunk d of device j's input.
+                for (int64_t j = 0; j < 8; ++j)
+                  for (int64_t i = 0; i < part; ++i)
+                    if (out[j * part + i] !=
+                        int32_t(it + 10 * j + (d * part + i) % 7))
+                      ++bad[d];
+                int64_t gathered = std::min<int64_t>(count, 131080);
+                for (int64_t i = 0; i < gathered; ++i)
+                  buf[i] = int32_t(d * 1000003 + i);
+                pcc_all_gather(d, 1, dims, 1, PCC_I32, buf.data(), out.data(),
+                               gathered);
+                for (int64_t j = 0; j < 8; ++j)
+                  for (int64_t i = 0; i < gathered; ++i)
+                    if (out[j * gathered + i] != int32_t(j * 1000003 + i))
+                      ++bad[d];
+                // A ring shift in which device 0 receives nothing.
+                const int64_t sources[8] = {-1, 0, 1, 2, 3, 4, 5, 6};
+                pcc_permute(d, 1, dims, 1, sources, PCC_I32, buf.data(),
+                            out.data(), gathered);
+                for (int64_t i = 0; i < gathered; ++i)
+                  if (out[i] != (d == 0 ? 0 : int32_t((d - 1) * 1000003 + i)))
+                    ++bad[d];
+              }
+            }),
+        0);
+  }
+  for (int d = 0; d < 8; ++d)
     EXPECT_EQ(bad[d], 0) << "device " << d;
 }
 

@@ -580,6 +580,11 @@ constexpr int64_t kStreamBytes = int64_t(1) << 20;
 /// memory, not from the caches.
 constexpr int64_t kMemoryBoundBytes = int64_t(1) << 20;
 
+/// The blocks that members claim of a message read from memory (shareWork):
+/// small enough to even out the members' shares at the end, large enough
+/// that a claim costs nothing beside one.
+constexpr int64_t kClaimBytes = int64_t(64) << 10;
+
 /// Copies `bytes` from `src` to `dst` with streaming stores where the target
 /// has them; call storeFence() before other threads read `dst`.
 void streamCopy(void *dst, const void *src, size_t bytes) {
@@ -611,7 +616,8 @@ void storeFence() {
 /// Reduces elements [lo, hi) over all members' inputs in rank order and
 /// writes the result into the outputs of members [firstOut, endOut), at
 /// element index - `outShift` (0 for an all-reduce, the start of the own
-/// part for a reduce-scatter), with streaming stores if `stream`.
+/// part for a reduce-scatter), with streaming stores if `stream`;
+/// `fromMemory` if the inputs are read from memory, not from the caches.
 ///
 /// Writing straight into every output, rather than into the own output
 /// followed by an all-gather copy phase, is correct with in == out because
@@ -625,7 +631,7 @@ void storeFence() {
 template <typename Op>
 void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
                  int64_t endOut, int64_t lo, int64_t hi, int64_t outShift,
-                 bool stream) {
+                 bool stream, bool fromMemory) {
   using Elem = typename Op::Elem;
   using Acc = typename Op::Acc;
   // The accumulator stays in L1. Inputs that come from memory go in small
@@ -635,9 +641,7 @@ void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
   // ones, with fewer copies per element (256 KiB: 1.28x the time in blocks
   // of 64).
   constexpr int64_t kLargeBlock = 1024, kSmallBlock = 64;
-  const int64_t block =
-      (hi - lo) * n * int64_t(sizeof(Elem)) >= kMemoryBoundBytes ? kSmallBlock
-                                                                 : kLargeBlock;
+  const int64_t block = fromMemory ? kSmallBlock : kLargeBlock;
   Acc acc[kLargeBlock];
   Elem result[kLargeBlock];
   auto input = [&](int64_t rank, int64_t base) {
@@ -682,7 +686,7 @@ void reduceSlice(const Announcement *m, int64_t n, int64_t firstOut,
 }
 
 using SliceFn = void (*)(const Announcement *, int64_t, int64_t, int64_t,
-                         int64_t, int64_t, int64_t, bool);
+                         int64_t, int64_t, int64_t, bool, bool);
 
 template <typename T> SliceFn pickInt(int32_t reduction) {
   switch (reduction) {
@@ -775,8 +779,9 @@ void hostReduce(int32_t reduction, int32_t dtype, const void *const *inputs,
   for (int64_t j = 0; j < n; ++j)
     members[j].in = inputs[j];
   members[0].out = out;
-  pickReduce(reduction, dtype)(members.get(), n, 0, 1, 0, count,
-                               /*outShift=*/0, /*stream=*/false);
+  pickReduce(reduction, dtype)(
+      members.get(), n, 0, 1, 0, count, /*outShift=*/0, /*stream=*/false,
+      /*fromMemory=*/count * n * elemSize(dtype) >= kMemoryBoundBytes);
 }
 
 } // namespace pcc::runtime
@@ -792,25 +797,65 @@ void copyOut(void *dst, const void *src, size_t bytes, bool stream) {
     std::memcpy(dst, src, bytes);
 }
 
+/// Runs `work(lo, hi)` on this member's share of elements [0, count) of
+/// `elem` bytes each. With `claim`, the members of `sharing` take blocks of
+/// kClaimBytes one at a time from the group's counter until none is left,
+/// so that one whose thread runs slower does less of the work: 8 devices on
+/// 2 pinned threads, in stretches of a process where one thread moved its
+/// fixed slices 1.5x slower than the other (which then waited), took
+/// 0.88x the time of fixed slices, and 1.03x where both threads ran alike.
+/// Otherwise each member takes a fixed slice (sliceOf).
+template <typename Work>
+void shareWork(GroupSlot &slot, const GroupPos &sharing, int64_t count,
+               int64_t elem, bool claim, Work work) {
+  if (!claim) {
+    int64_t lo, hi;
+    sliceOf(count, elem, sharing.size, sharing.rank, lo, hi);
+    if (lo < hi)
+      work(lo, hi);
+    return;
+  }
+  int64_t unit = kClaimBytes / elem;
+  uint64_t blocks = uint64_t((count + unit - 1) / unit);
+  uint64_t &before = slot.members[sharing.rank].claimsBefore;
+  // The members meet after this collective, so none claims for the next
+  // one before every claim of this one is made.
+  for (;;) {
+    uint64_t block =
+        slot.claims.fetch_add(1, std::memory_order_relaxed) - before;
+    if (block >= blocks)
+      break;
+    int64_t lo = int64_t(block) * unit;
+    work(lo, std::min(count, lo + unit));
+  }
+  // Each member's last claim is past the blocks: the collective takes
+  // blocks + sharing.size claims, which every member counts alike.
+  before += blocks + uint64_t(sharing.size);
+}
+
 } // namespace
 
 void reduceRange(const Collective &call, const Announcement *members,
                  const GroupPos &pos, const Announcement *outputs,
-                 const GroupPos &sharing, int64_t lo, int64_t hi) {
-  // Each member reduces a slice into every sharing member's output.
-  int64_t first, end;
-  sliceOf(hi - lo, elemSize(call.dtype), sharing.size, sharing.rank, first,
-          end);
-  if (first < end)
-    pickReduce(call.reduction, call.dtype)(
-        members, pos.size, outputs - members, outputs - members + sharing.size,
-        lo + first, lo + end, 0,
-        int64_t(call.outBytes(pos.size)) >= kStreamBytes);
+                 GroupSlot &slot, const GroupPos &sharing, int64_t lo,
+                 int64_t hi) {
+  // Each member reduces blocks into every sharing member's output.
+  SliceFn reduce = pickReduce(call.reduction, call.dtype);
+  int64_t elem = elemSize(call.dtype);
+  bool stream = int64_t(call.outBytes(pos.size)) >= kStreamBytes;
+  bool fromMemory =
+      (hi - lo) * elem * pos.size / sharing.size >= kMemoryBoundBytes;
+  int64_t firstOut = outputs - members, endOut = firstOut + sharing.size;
+  shareWork(slot, sharing, hi - lo, elem, /*claim=*/fromMemory,
+            [&](int64_t first, int64_t end) {
+              reduce(members, pos.size, firstOut, endOut, lo + first, lo + end,
+                     0, stream, fromMemory);
+            });
 }
 
 void computeOwnPart(const Collective &call, const Announcement *members,
                     const GroupPos &pos, const Announcement *outputs,
-                    const GroupPos &sharing, bool stage) {
+                    GroupSlot &slot, const GroupPos &sharing, bool stage) {
   size_t inBytes = call.inBytes(), outBytes = call.outBytes(pos.size);
   // A reduce-scatter writes a part of the message but reads a whole
   // message's worth, and streams as an all-reduce of it would (psum_scatter
@@ -825,6 +870,19 @@ void computeOwnPart(const Collective &call, const Announcement *members,
   // The reductions write through outputs[0..sharing.size), which
   // reduceSlice indexes from `members`.
   int64_t outBase = outputs - members;
+  int64_t elem = elemSize(call.dtype);
+  // A large message whose members are all here (not split over processes)
+  // is shared out in blocks of every member's output: `work(k, lo, hi)`
+  // writes elements [lo, hi) of member k's, `perOutput` elements each.
+  bool claim = stream && !stage && sharing.size == pos.size;
+  auto shareOutputs = [&](int64_t perOutput, auto work) {
+    shareWork(slot, sharing, pos.size * perOutput, elem, /*claim=*/true,
+              [&](int64_t lo, int64_t hi) {
+                for (int64_t k = lo / perOutput; k * perOutput < hi; ++k)
+                  work(k, std::max(lo - k * perOutput, int64_t(0)),
+                       std::min(hi - k * perOutput, perOutput));
+              });
+  };
   switch (call.kind) {
   case Collective::AllReduce: {
     SliceFn reduce = pickReduce(call.reduction, call.dtype);
@@ -833,18 +891,28 @@ void computeOwnPart(const Collective &call, const Announcement *members,
       // its own output: for small messages a meeting costs more than the
       // work.
       reduce(members, pos.size, outBase + sharing.rank,
-             outBase + sharing.rank + 1, 0, call.count, 0, /*stream=*/false);
+             outBase + sharing.rank + 1, 0, call.count, 0, /*stream=*/false,
+             /*fromMemory=*/false);
       return;
     }
-    reduceRange(call, members, pos, outputs, sharing, 0, call.count);
+    reduceRange(call, members, pos, outputs, slot, sharing, 0, call.count);
     return;
   }
   case Collective::ReduceScatter: {
-    // Each member reduces its own part into its own output.
+    // Part k of the message, reduced, is member k's output.
     int64_t part = call.count / pos.size;
-    pickReduce(call.reduction, call.dtype)(
-        members, pos.size, outBase + sharing.rank, outBase + sharing.rank + 1,
-        pos.rank * part, (pos.rank + 1) * part, pos.rank * part, stream);
+    SliceFn reduce = pickReduce(call.reduction, call.dtype);
+    bool fromMemory = part * pos.size * elem >= kMemoryBoundBytes;
+    if (claim) {
+      shareOutputs(part, [&](int64_t k, int64_t lo, int64_t hi) {
+        reduce(members, pos.size, k, k + 1, k * part + lo, k * part + hi,
+               k * part, stream, fromMemory);
+      });
+      return;
+    }
+    reduce(members, pos.size, outBase + sharing.rank,
+           outBase + sharing.rank + 1, pos.rank * part, (pos.rank + 1) * part,
+           pos.rank * part, stream, fromMemory);
     return;
   }
   case Collective::AllGather: {
@@ -855,30 +923,47 @@ void computeOwnPart(const Collective &call, const Announcement *members,
         copyOut(out + j * inBytes, input(j, 0), inBytes, stream);
       break;
     }
-    // Each sharing member takes a slice of the concatenated inputs and
-    // writes it into every output, a block at a time: the block is read
-    // from memory once and then from L1, so the inputs are read once in
-    // all where pulling reads each of them once per output.
-    int64_t elem = elemSize(call.dtype), first, end;
-    sliceOf(pos.size * call.count, elem, sharing.size, sharing.rank, first,
-            end);
-    constexpr size_t kBlock = 8192;
-    for (size_t at = size_t(first * elem), stop = size_t(end * elem);
-         at < stop;) {
-      size_t from = at % inBytes;
-      size_t len = std::min({kBlock, stop - at, inBytes - from});
-      const char *src = input(int64_t(at / inBytes), from);
-      for (int64_t k = 0; k < sharing.size; ++k)
-        copyOut(static_cast<char *>(outputs[k].out) + at, src, len, stream);
-      at += len;
-    }
+    // The sharing members take parts of the concatenated inputs and write
+    // each into every output, a block at a time: the block is read from
+    // memory once and then from L1, so the inputs are read once in all
+    // where pulling reads each of them once per output.
+    shareWork(slot, sharing, pos.size * call.count, elem, /*claim=*/stream,
+              [&](int64_t first, int64_t end) {
+                constexpr size_t kBlock = 8192;
+                for (size_t at = size_t(first * elem),
+                            stop = size_t(end * elem);
+                     at < stop;) {
+                  size_t from = at % inBytes;
+                  size_t len = std::min({kBlock, stop - at, inBytes - from});
+                  const char *src = input(int64_t(at / inBytes), from);
+                  for (int64_t k = 0; k < sharing.size; ++k)
+                    copyOut(static_cast<char *>(outputs[k].out) + at, src, len,
+                            stream);
+                  at += len;
+                }
+              });
     break;
   }
   case Collective::AllToAll: {
-    // Member r pulls chunk r of every input; chunk j of its output is
-    // member j's. Its own chunk comes from its own input, which it may not
-    // have staged (publishAndMeet's ownBytes).
-    size_t chunk = inBytes / size_t(pos.size), at = size_t(pos.rank) * chunk;
+    // Chunk j of member k's output is chunk k of member j's input.
+    size_t chunk = inBytes / size_t(pos.size);
+    if (claim) {
+      int64_t chunkElems = call.count / pos.size;
+      shareOutputs(call.count, [&](int64_t k, int64_t lo, int64_t hi) {
+        for (int64_t e = lo; e < hi;) {
+          int64_t j = e / chunkElems,
+                  len = std::min(hi, (j + 1) * chunkElems) - e;
+          copyOut(static_cast<char *>(members[k].out) + e * elem,
+                  input(j, size_t((k * chunkElems + e % chunkElems) * elem)),
+                  size_t(len * elem), stream);
+          e += len;
+        }
+      });
+      break;
+    }
+    // Member r pulls chunk r of every input. Its own chunk comes from its
+    // own input, which it may not have staged (publishAndMeet's ownBytes).
+    size_t at = size_t(pos.rank) * chunk;
     for (int64_t j = 0; j < pos.size; ++j)
       copyOut(out + j * chunk,
               j == pos.rank ? static_cast<const char *>(call.in) + at
@@ -887,6 +972,17 @@ void computeOwnPart(const Collective &call, const Announcement *members,
     break;
   }
   case Collective::Permute: {
+    if (claim) {
+      shareOutputs(call.count, [&](int64_t k, int64_t lo, int64_t hi) {
+        char *to = static_cast<char *>(members[k].out) + lo * elem;
+        size_t bytes = size_t((hi - lo) * elem);
+        if (call.sources[k] < 0)
+          std::memset(to, 0, bytes);
+        else
+          copyOut(to, input(call.sources[k], size_t(lo * elem)), bytes, stream);
+      });
+      break;
+    }
     int64_t source = call.sources[pos.rank];
     if (source < 0)
       std::memset(out, 0, inBytes);
@@ -921,7 +1017,7 @@ void hostCollective(const Collective &call, const GroupPos &pos,
       publishAndMeet(*slot, op, call.device, pos, call.in, call.out,
                      fingerprint, stage, outBytes, ownBytes);
   spans.enter(trace::Phase::Transfer);
-  computeOwnPart(call, members, pos, members, pos, stage);
+  computeOwnPart(call, members, pos, members, *slot, pos, stage);
   // The peers' inputs must stay untouched until everyone has read them.
   if (!stage) {
     spans.enter(trace::Phase::Wait);

@@ -162,6 +162,9 @@ static_assert(sizeof(Announcement) == 64, "an announcement is one line");
 struct alignas(64) MemberState {
   /// Collectives this member has started in the group.
   uint64_t started = 0;
+  /// Claims on the group's blocks of work (GroupSlot::claims) made before
+  /// this member's current collective, by all of the members.
+  uint64_t claimsBefore = 0;
   /// How many meetings this member has reached: its peers wait until it has
   /// reached theirs (meet), and one that times out names those that have
   /// not. A line of its own, which peers poll while `started` changes.
@@ -197,6 +200,9 @@ struct GroupSlot {
   std::unique_ptr<StagedInput[]> staged[2];
   /// Where members wait for each other (meet).
   SpinWait waiter;
+  /// Claims on blocks of the group's large collectives, ever (shareWork): a
+  /// line of its own, which the members take turns to increment.
+  alignas(64) std::atomic<uint64_t> claims{0};
   /// State of the cuda platform for this group (its NCCL communicators);
   /// written by rank 0 between two meetings, never freed.
   void *cudaState = nullptr;
@@ -252,15 +258,18 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
 /// (`sharing.rank` is its place among them; `outputs` points into the same
 /// array as `members`). With `stage` (staged inputs, after which the
 /// members do not meet again) it writes its own output only.
+/// `slot` is the group's (of `sharing`'s members), where they share out
+/// the work of a large message.
 void computeOwnPart(const Collective &call, const Announcement *members,
                     const GroupPos &pos, const Announcement *outputs,
-                    const GroupPos &sharing, bool stage);
+                    GroupSlot &slot, const GroupPos &sharing, bool stage);
 
 /// The all-reduce part of computeOwnPart for elements [lo, hi) of the
 /// message only (`lo` a multiple of sliceOf's unit).
 void reduceRange(const Collective &call, const Announcement *members,
                  const GroupPos &pos, const Announcement *outputs,
-                 const GroupPos &sharing, int64_t lo, int64_t hi);
+                 GroupSlot &slot, const GroupPos &sharing, int64_t lo,
+                 int64_t hi);
 
 /// Element range [lo, hi) of `count` that member `rank` of `size` reduces.
 /// Slices are whole cache lines, so members writing neighbouring slices of

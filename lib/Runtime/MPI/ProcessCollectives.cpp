@@ -732,7 +732,7 @@ bool runAcrossProcesses(const Collective &call, const GroupPos &pos,
     spans->enter(trace::Phase::Transfer, state->headersCame);
   Announcement *everyone = state->everyone.get();
   if (!split) {
-    computeOwnPart(call, everyone, pos, everyone + pos.size, local,
+    computeOwnPart(call, everyone, pos, everyone + pos.size, *slot, local,
                    /*stage=*/false);
     // The inputs here and the copies received must stay until every member
     // here has read them.
@@ -743,7 +743,7 @@ bool runAcrossProcesses(const Collective &call, const GroupPos &pos,
   // This process's slice, reduced into every output here.
   int64_t lo, hi;
   processSlice(call, state->processes, state->position, lo, hi);
-  reduceRange(call, everyone, pos, everyone + pos.size, local, lo, hi);
+  reduceRange(call, everyone, pos, everyone + pos.size, *slot, local, lo, hi);
   meet(*slot, op, call.device, local);
   auto *first = static_cast<char *>(everyone[pos.size].out);
   if (local.rank == 0)
