@@ -1139,11 +1139,13 @@ def write_report(results, out_dir, command):
         grouped = kind == "psum_groups"
         lines += [f"## {spec['title']}", "",
                   f"![{kind}](benchmarks/{kind}.png)", "",
-                  f"The bound is the least traffic, {spec['traffic']} bytes "
-                  "(S per device), moved by bench/bounds.c beside each run on "
-                  "min(N, 2) threads, block by block through L1 (the faster "
-                  "of regular and non-temporal stores, in blocks of two "
-                  "sizes), over buffers laid out and rotated out of the "
+                  f"The bound is the least traffic in bytes (S per device), "
+                  f"{spec['traffic']}, moved by bench/bounds.c beside each "
+                  "run on min(N, 2) threads, block by block through L1 (the "
+                  "fastest of regular and non-temporal stores, in blocks of "
+                  "two sizes, each thread's part fixed or claimed block by "
+                  "block as pcc's are), over buffers laid out and rotated "
+                  "out of the "
                   "cache as pcc's are, and timed as pcc is: a first pass "
                   "over the copies untimed, then as many runs. bound / pcc "
                   "is the median of the rounds' ratios: in each round pcc "

@@ -321,74 +321,87 @@ TEST(Collectives, BackToBackMixedGroups) {
     EXPECT_EQ(bad[d], 0) << "device " << d;
 }
 
+/// Runs every kind of collective back to back in one launch of 8 devices
+/// on integers of type T, with counts (scaled to T's size) that alternate
+/// between claimed blocks and fixed slices; counts the wrong elements.
+template <typename T> int64_t claimedBlocksBackToBack(int64_t threads) {
+  constexpr int kIters = 6;
+  constexpr int64_t kScale = 4 / int64_t(sizeof(T)), kMax = 300008 * kScale;
+  int64_t dims[1] = {8};
+  const int64_t counts[] = {300008, 8, 65536, 1000, 131080, 262144};
+  int32_t dtype = sizeof(T) == 1 ? PCC_I8 : sizeof(T) == 2 ? PCC_I16 : PCC_I32;
+  // Device d's element i in round `it`: its period (10007) divides no part,
+  // chunk or block, so one read from the wrong place shows. Sums wrap as
+  // T's do.
+  auto value = [](int64_t it, int64_t d, int64_t i) {
+    return int64_t(it * 3 + d * 131 + i % 10007);
+  };
+  std::vector<int64_t> bad(8);
+  HostThreads limit(threads);
+  int32_t rc = runDevices(8, [&](int64_t d) {
+    std::vector<T> buf(static_cast<size_t>(kMax)),
+        out(static_cast<size_t>(8 * kMax));
+    auto fill = [&](int64_t count, int it) {
+      for (int64_t i = 0; i < count; ++i)
+        buf[size_t(i)] = T(value(it, d, i));
+      std::fill(out.begin(), out.end(), T(0x5a));
+    };
+    auto sum = [&](int it, int64_t i) {
+      int64_t s = 0;
+      for (int64_t m = 0; m < 8; ++m)
+        s += value(it, m, i);
+      return T(s);
+    };
+    for (int it = 0; it < kIters; ++it) {
+      int64_t count = counts[it] * kScale, part = count / 8;
+      fill(count, it);
+      pcc_all_reduce(d, 1, dims, 1, PCC_SUM, dtype, buf.data(), out.data(),
+                     count);
+      for (int64_t i = 0; i < count; ++i)
+        bad[d] += out[size_t(i)] != sum(it, i);
+      fill(count, it);
+      pcc_reduce_scatter(d, 1, dims, 1, nullptr, PCC_SUM, dtype, buf.data(),
+                         out.data(), count);
+      for (int64_t i = 0; i < part; ++i)
+        bad[d] += out[size_t(i)] != sum(it, d * part + i);
+      fill(count, it);
+      pcc_all_to_all(d, 1, dims, 1, nullptr, dtype, buf.data(), out.data(),
+                     count);
+      // Chunk j of the output is chunk d of device j's input.
+      for (int64_t j = 0; j < 8; ++j)
+        for (int64_t i = 0; i < part; ++i)
+          bad[d] += out[size_t(j * part + i)] != T(value(it, j, d * part + i));
+      fill(count, it);
+      pcc_all_gather(d, 1, dims, 1, dtype, buf.data(), out.data(), count);
+      for (int64_t j = 0; j < 8; ++j)
+        for (int64_t i = 0; i < count; ++i)
+          bad[d] += out[size_t(j * count + i)] != T(value(it, j, i));
+      // A ring shift in which device 0 receives nothing.
+      const int64_t sources[8] = {-1, 0, 1, 2, 3, 4, 5, 6};
+      fill(count, it);
+      pcc_permute(d, 1, dims, 1, sources, dtype, buf.data(), out.data(), count);
+      for (int64_t i = 0; i < count; ++i)
+        bad[d] += out[size_t(i)] != (d == 0 ? T(0) : T(value(it, d - 1, i)));
+    }
+  });
+  EXPECT_EQ(rc, 0);
+  int64_t wrong = 0;
+  for (int64_t b : bad)
+    wrong += b;
+  return wrong;
+}
+
 TEST(Collectives, ClaimedBlocksBackToBack) {
   // Large collectives share their blocks out to whichever member claims
   // them, counting claims across the group's collectives: claimed and
   // fixed-slice sizes and every kind alternate in one launch, with blocks
-  // that straddle the members' parts, on a thread per device and on fibers
-  // (8 devices on 2 threads, where one member per thread claims most
-  // blocks).
-  constexpr int kIters = 6;
-  int64_t dims[1] = {8};
-  const int64_t counts[] = {300008, 8, 65536, 1000, 131080, 262144};
-  std::vector<int> bad(8);
-  for (int64_t threads : {8, 2}) {
-    HostThreads limit(threads);
-    ASSERT_EQ(
-        runDevices(
-            8,
-            [&](int64_t d) {
-              std::vector<int32_t> buf(300008), out(8 * 131080);
-              auto fill = [&](int64_t count, int it) {
-                for (int64_t i = 0; i < count; ++i)
-                  buf[i] = int32_t(it + 10 * d + i % 7);
-              };
-              for (int it = 0; it < kIters; ++it) {
-                int64_t count = counts[it], part = count / 8;
-                fill(count, it);
-                pcc_all_reduce(d, 1, dims, 1, PCC_SUM, PCC_I32, buf.data(),
-                               buf.data(), count);
-                for (int64_t i = 0; i < count; ++i)
-                  if (buf[i] != int32_t(8 * it + 280 + 8 * (i % 7)))
-                    ++bad[d];
-                fill(count, it);
-                pcc_reduce_scatter(d, 1, dims, 1, nullptr, PCC_SUM, PCC_I32,
-                                   buf.data(), out.data(), count);
-                for (int64_t i = 0; i < part; ++i)
-                  if (out[i] !=
-                      int32_t(8 * it + 280 + 8 * ((d * part + i) % 7)))
-                    ++bad[d];
-                fill(count, it);
-                pcc_all_to_all(d, 1, dims, 1, nullptr, PCC_I32, buf.data(),
-                               out.data(), count);
-                // Chunk j of the output is chunk d of device j's input.
-                for (int64_t j = 0; j < 8; ++j)
-                  for (int64_t i = 0; i < part; ++i)
-                    if (out[j * part + i] !=
-                        int32_t(it + 10 * j + (d * part + i) % 7))
-                      ++bad[d];
-                int64_t gathered = std::min<int64_t>(count, 131080);
-                for (int64_t i = 0; i < gathered; ++i)
-                  buf[i] = int32_t(d * 1000003 + i);
-                pcc_all_gather(d, 1, dims, 1, PCC_I32, buf.data(), out.data(),
-                               gathered);
-                for (int64_t j = 0; j < 8; ++j)
-                  for (int64_t i = 0; i < gathered; ++i)
-                    if (out[j * gathered + i] != int32_t(j * 1000003 + i))
-                      ++bad[d];
-                // A ring shift in which device 0 receives nothing.
-                const int64_t sources[8] = {-1, 0, 1, 2, 3, 4, 5, 6};
-                pcc_permute(d, 1, dims, 1, sources, PCC_I32, buf.data(),
-                            out.data(), gathered);
-                for (int64_t i = 0; i < gathered; ++i)
-                  if (out[i] != (d == 0 ? 0 : int32_t((d - 1) * 1000003 + i)))
-                    ++bad[d];
-              }
-            }),
-        0);
-  }
-  for (int d = 0; d < 8; ++d)
-    EXPECT_EQ(bad[d], 0) << "device " << d;
+  // that straddle the members' parts, for elements of 1, 2 and 4 bytes, on
+  // a thread per device and on fibers (8 devices on 2 threads, where one
+  // member per thread claims most blocks).
+  EXPECT_EQ(claimedBlocksBackToBack<int32_t>(8), 0);
+  EXPECT_EQ(claimedBlocksBackToBack<int32_t>(2), 0);
+  EXPECT_EQ(claimedBlocksBackToBack<int16_t>(2), 0);
+  EXPECT_EQ(claimedBlocksBackToBack<int8_t>(2), 0);
 }
 
 TEST(Collectives, ThreadsReusedAcrossCollectiveRuns) {

@@ -200,9 +200,6 @@ struct GroupSlot {
   std::unique_ptr<StagedInput[]> staged[2];
   /// Where members wait for each other (meet).
   SpinWait waiter;
-  /// Claims on blocks of the group's large collectives, ever (shareWork): a
-  /// line of its own, which the members take turns to increment.
-  alignas(64) std::atomic<uint64_t> claims{0};
   /// State of the cuda platform for this group (its NCCL communicators);
   /// written by rank 0 between two meetings, never freed.
   void *cudaState = nullptr;
@@ -212,6 +209,9 @@ struct GroupSlot {
   /// the first of them between two meetings, never freed.
   std::vector<int64_t> groupRanks;
   void *processState = nullptr;
+  /// Claims on blocks of the group's large collectives, ever (shareWork):
+  /// last, on a line of its own, which the members take turns to write.
+  alignas(64) std::atomic<uint64_t> claims{0};
 
   bool matches(const Collective &call, int64_t l) const;
   /// The linear grid index of the member of rank `rank` (in the slot).
@@ -256,10 +256,12 @@ const Announcement *publishAndMeet(GroupSlot &slot, const char *op,
 /// for the all-reduce and the all-gather a part of the outputs of the
 /// `sharing.size` members that split the work, outputs[0..sharing.size)
 /// (`sharing.rank` is its place among them; `outputs` points into the same
-/// array as `members`). With `stage` (staged inputs, after which the
-/// members do not meet again) it writes its own output only.
-/// `slot` is the group's (of `sharing`'s members), where they share out
-/// the work of a large message.
+/// array as `members`); for the other kinds of a large message whose
+/// members are all here (sharing.size == pos.size, outputs == members),
+/// blocks of any member's output. With `stage` (staged inputs, after which
+/// the members do not meet again) it writes its own output only. `slot` is
+/// the group's (of `sharing`'s members), where they share out the work of a
+/// large message.
 void computeOwnPart(const Collective &call, const Announcement *members,
                     const GroupPos &pos, const Announcement *outputs,
                     GroupSlot &slot, const GroupPos &sharing, bool stage);
