@@ -1,6 +1,7 @@
 """psum, pmax and pmin of long messages (32 KiB and more per device) on
 several processes, whose processes each reduce a slice of the message and
-share it: every result element must equal NumPy's, combined in device
+share it, and an all_gather of one whose devices in each process share out
+the writing: every result element must equal NumPy's, combined in device
 order, bit for bit, whatever the number of processes. Each device adds its
 own input to the result, so that each device's output is its own (a result
 the same on every device is shared between processes from any one of
@@ -88,12 +89,28 @@ func.func @main(%a: {full}) -> {full} {{
 """
 
 
+def gather_program(elem, devices, count):
+    full, one = shape_str((devices, count), elem), shape_str((count,), elem)
+    out = shape_str((devices, devices * count), elem)
+    whole = shape_str((devices * count,), elem)
+    return f"""
+func.func @main(%a: {full}) -> {out} {{
+  %r = spmd.pmap "i" (%x = %a : {full}) -> ({out}) {{
+    %g = spmd.all_gather %x over "i" tiled : {one} -> {whole}
+    spmd.yield %g : {whole}
+  }}
+  return %r : {out}
+}}
+"""
+
+
 def cases():
     """(name, processes, program, input, expected)."""
     flat = [
         # op, elem, devices, count, processes
         ("sum", "f32", 2, 8193, 2),     # 32 KiB and an odd element
         ("sum", "f32", 2, 300001, 2),   # past 1 MiB: streamed stores
+        ("sum", "f32", 8, 300001, 2),   # 4 devices here claim blocks
         ("sum", "f64", 4, 5003, 2),
         ("sum", "f64", 4, 5003, 4),
         ("sum", "f16", 8, 20001, 4),
@@ -115,6 +132,11 @@ def cases():
     yield (f"psum-grid-{rows}x{cols}-{count}-p2", 2,
            grid_program("sum", "f32", rows, cols, count), x,
            plus_input(total, x))
+    devices, count = 8, 300001   # past 1 MiB: claimed blocks, 4 per process
+    x = random_array((devices, count), "f32")
+    yield (f"all_gather-n{devices}-{count}-p2", 2,
+           gather_program("f32", devices, count), x,
+           np.broadcast_to(x.reshape(-1), (devices, devices * count)))
     groups, count = [[0, 2], [1, 3]], 10007
     x = random_array((4, count), "f64")
     expected = np.empty_like(x)
