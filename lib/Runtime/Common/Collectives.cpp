@@ -851,8 +851,8 @@ void reduceRange(const Collective &call, const Announcement *members,
                      0, stream, fromMemory);
             });
   // Once, not after every block: a fence waits for every streaming store
-  // still in flight (one per claimed block made a 4-device psum of 4 MiB
-  // on one thread take 1.2x the time).
+  // still in flight (one per claimed block made psum over two groups of 4
+  // devices, 4 MiB each, take 1.12x the time of fixed slices; one, 0.99x).
   if (stream)
     storeFence();
 }
